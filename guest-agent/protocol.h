@@ -1,0 +1,40 @@
+/* Agent protocol, version 1: the only thing the guest agent and the host share.
+ *
+ * One record per line, at most LAB_PROTO_MAX_LINE bytes including '\n':
+ *
+ *     LAB1 <seq> <type> key=value key=value ...
+ *
+ * <seq> counts records from 0 without gaps, so the host notices a lost line.
+ * Values are unsigned decimal integers or percent-encoded tokens: every byte
+ * outside [A-Za-z0-9._/:,+-] is written %XX (upper-case hex). Keys are
+ * [a-z0-9_]+. Times are nanoseconds, sizes bytes.
+ *
+ * Records, in the order an agent sends them:
+ *   hello  v=1 agent=VERSION uname=RELEASE arch=ARCH   (once, first)
+ *   log    msg=TEXT                                   (any time)
+ *   begin  test=NAME rep=N guest_ns=T                 (one test run starts)
+ *   end    test=NAME rep=N guest_ns=T bytes=B real_ns=R user_ns=U sys_ns=S
+ *          [ra_sectors=N bs=N ...]                    (it ends; extra keys are
+ *                                                      test parameters/figures)
+ *   error  msg=TEXT [test=NAME rep=N]                 (the agent failed)
+ *   bye    runs=N                                     (last; then power off)
+ *
+ * guest_ns is the guest's monotonic clock (CLOCK_MONOTONIC, or gettimeofday
+ * where the kernel has no clock_gettime); real_ns is the guest's own measure
+ * of the run. The host stamps its own clock on every record as it arrives.
+ */
+#ifndef LAB_PROTOCOL_H
+#define LAB_PROTOCOL_H
+
+#define LAB_PROTO_MAGIC    "LAB1"
+#define LAB_PROTO_VERSION  1
+#define LAB_PROTO_MAX_LINE 4096
+#define LAB_PROTO_MAX_KEYS 32
+
+/* Name of the virtio-serial port the agent reports on. */
+#define LAB_PROTO_PORT_NAME "org.lab.agent.0"
+
+/* Kernel command-line keys the host passes the agent's parameters with. */
+#define LAB_CMDLINE_PREFIX "lab."
+
+#endif
