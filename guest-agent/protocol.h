@@ -37,4 +37,17 @@
 /* Kernel command-line keys the host passes the agent's parameters with. */
 #define LAB_CMDLINE_PREFIX "lab."
 
+/* Deterministic content of the lab's test files: the 8-byte little-endian
+ * word at byte offset 8*i of a file made with `seed` is lab_content_word(seed,
+ * i) (splitmix64). The host writes it; the agent can verify what it read. */
+static inline unsigned long long lab_content_word(unsigned long long seed, unsigned long long i)
+{
+    unsigned long long z = seed + (i + 1) * 0x9E3779B97F4A7C15ULL;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+#define LAB_CONTENT_SEED_DEFAULT 0x1ab5eed2004ULL
+
 #endif
