@@ -1,0 +1,496 @@
+/* SQLite result store. See store.h. Every write is its own transaction
+ * (autocommit) in WAL mode with synchronous=NORMAL: a committed row survives a
+ * crash or Ctrl-C of lab; only a power loss may lose the last commits. */
+#include "store.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "util.h"
+
+#define BUSY_TIMEOUT_MS 10000
+
+static const char schema_sql[] =
+    "CREATE TABLE runs ("
+    "  id INTEGER PRIMARY KEY,"
+    "  command_line TEXT NOT NULL,"
+    "  experiment TEXT,"
+    "  profile TEXT,"
+    "  status TEXT NOT NULL DEFAULT 'running',"
+    "  started_wall_ns INTEGER NOT NULL,"
+    "  ended_wall_ns INTEGER);"
+    "CREATE TABLE cells ("
+    "  id INTEGER PRIMARY KEY,"
+    "  run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+    "  kernel TEXT NOT NULL,"
+    "  experiment TEXT,"
+    "  params TEXT,"
+    "  status TEXT NOT NULL DEFAULT 'running',"
+    "  reason TEXT,"
+    "  started_wall_ns INTEGER NOT NULL,"
+    "  ended_wall_ns INTEGER);"
+    "CREATE INDEX cells_run ON cells(run);"
+    "CREATE TABLE cell_facts ("
+    "  cell INTEGER NOT NULL REFERENCES cells(id) ON DELETE CASCADE,"
+    "  key TEXT NOT NULL,"
+    "  value TEXT NOT NULL,"
+    "  PRIMARY KEY (cell, key));"
+    "CREATE TABLE samples ("
+    "  id INTEGER PRIMARY KEY,"
+    "  cell INTEGER NOT NULL REFERENCES cells(id) ON DELETE CASCADE,"
+    "  rep INTEGER NOT NULL,"
+    "  test TEXT NOT NULL,"
+    "  bytes INTEGER NOT NULL," /* uint64 stored as its int64 bit pattern */
+    "  real_ns INTEGER NOT NULL,"
+    "  user_ns INTEGER NOT NULL,"
+    "  sys_ns INTEGER NOT NULL,"
+    "  guest_begin_ns INTEGER,"
+    "  guest_end_ns INTEGER,"
+    "  host_begin_ns INTEGER,"
+    "  host_end_ns INTEGER,"
+    "  extra TEXT);"
+    "CREATE INDEX samples_cell ON samples(cell);"
+    "CREATE TABLE records ("
+    "  id INTEGER PRIMARY KEY,"
+    "  cell INTEGER NOT NULL REFERENCES cells(id) ON DELETE CASCADE,"
+    "  host_ns INTEGER NOT NULL,"
+    "  line TEXT NOT NULL);"
+    "CREATE INDEX records_cell ON records(cell);";
+
+enum {
+    S_RUN_BEGIN,
+    S_RUN_END,
+    S_CELL_BEGIN,
+    S_CELL_END,
+    S_CELL_SET,
+    S_CELL_GET,
+    S_ADD_SAMPLE,
+    S_ADD_RECORD,
+    S_LAST_RUN,
+    S_COUNT
+};
+
+static const char *const stmt_sql[S_COUNT] = {
+    [S_RUN_BEGIN] = "INSERT INTO runs (command_line, experiment, profile, started_wall_ns) "
+                    "VALUES (?1, ?2, ?3, ?4)",
+    [S_RUN_END] = "UPDATE runs SET status = ?2, ended_wall_ns = ?3 WHERE id = ?1",
+    [S_CELL_BEGIN] = "INSERT INTO cells (run, kernel, experiment, params, started_wall_ns) "
+                     "VALUES (?1, ?2, ?3, ?4, ?5)",
+    [S_CELL_END] = "UPDATE cells SET status = ?2, reason = ?3, ended_wall_ns = ?4 WHERE id = ?1",
+    [S_CELL_SET] = "INSERT INTO cell_facts (cell, key, value) VALUES (?1, ?2, ?3) "
+                   "ON CONFLICT (cell, key) DO UPDATE SET value = excluded.value",
+    [S_CELL_GET] = "SELECT value FROM cell_facts WHERE cell = ?1 AND key = ?2",
+    [S_ADD_SAMPLE] = "INSERT INTO samples (cell, rep, test, bytes, real_ns, user_ns, sys_ns, "
+                     "guest_begin_ns, guest_end_ns, host_begin_ns, host_end_ns, extra) "
+                     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+    [S_ADD_RECORD] = "INSERT INTO records (cell, host_ns, line) VALUES (?1, ?2, ?3)",
+    [S_LAST_RUN] = "SELECT max(id) FROM runs",
+};
+
+struct lab_store {
+    sqlite3 *db;
+    char *path;
+    sqlite3_stmt *stmt[S_COUNT];
+    pthread_mutex_t lock; /* recursive: callbacks may call back in */
+};
+
+static int db_error(struct lab_store *st, const char *what)
+{
+    return lab_error("result store %s: %s: %s", st->path, what, sqlite3_errmsg(st->db));
+}
+
+static int exec(struct lab_store *st, const char *sql)
+{
+    char *msg = NULL;
+    if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+        lab_error("result store %s: %s: %s", st->path, sql, msg ? msg : sqlite3_errmsg(st->db));
+        sqlite3_free(msg);
+        return -1;
+    }
+    return 0;
+}
+
+static int user_version(struct lab_store *st, int *out)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &s, NULL) != SQLITE_OK)
+        return db_error(st, "PRAGMA user_version");
+    int rc = sqlite3_step(s);
+    if (rc != SQLITE_ROW) {
+        sqlite3_finalize(s);
+        return db_error(st, "PRAGMA user_version");
+    }
+    *out = sqlite3_column_int(s, 0);
+    sqlite3_finalize(s);
+    return 0;
+}
+
+static int setup_schema(struct lab_store *st)
+{
+    int v = 0;
+    /* BEGIN IMMEDIATE: two labs creating the same file do not both create. */
+    if (exec(st, "BEGIN IMMEDIATE") < 0)
+        return -1;
+    if (user_version(st, &v) < 0)
+        goto fail;
+    if (v > LAB_STORE_SCHEMA_VERSION) {
+        lab_error("result store %s: schema version %d is newer than this lab's (%d)", st->path, v,
+                  LAB_STORE_SCHEMA_VERSION);
+        goto fail;
+    }
+    if (v == 0) {
+        char sql[64];
+        if (exec(st, schema_sql) < 0)
+            goto fail;
+        snprintf(sql, sizeof sql, "PRAGMA user_version = %d", LAB_STORE_SCHEMA_VERSION);
+        if (exec(st, sql) < 0)
+            goto fail;
+    }
+    return exec(st, "COMMIT");
+fail:
+    sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+    return -1;
+}
+
+int lab_store_open(const char *path, struct lab_store **out)
+{
+    *out = NULL;
+    struct lab_store *st = lab_xcalloc(1, sizeof *st);
+    pthread_mutexattr_t attr;
+    pthread_mutexattr_init(&attr);
+    pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&st->lock, &attr);
+    pthread_mutexattr_destroy(&attr);
+    st->path = lab_xstrdup(path);
+
+    int rc = sqlite3_open_v2(
+        path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, NULL);
+    if (rc != SQLITE_OK) {
+        if (st->db)
+            db_error(st, "open");
+        else
+            lab_error("result store %s: open: %s", path, sqlite3_errstr(rc));
+        lab_store_close(st);
+        return -1;
+    }
+    sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
+    sqlite3_extended_result_codes(st->db, 1);
+    if (exec(st, "PRAGMA journal_mode = WAL") < 0 || exec(st, "PRAGMA synchronous = NORMAL") < 0 ||
+        exec(st, "PRAGMA foreign_keys = ON") < 0 || setup_schema(st) < 0) {
+        lab_store_close(st);
+        return -1;
+    }
+    for (int i = 0; i < S_COUNT; i++) {
+        if (sqlite3_prepare_v3(st->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &st->stmt[i],
+                               NULL) != SQLITE_OK) {
+            db_error(st, stmt_sql[i]);
+            lab_store_close(st);
+            return -1;
+        }
+    }
+    *out = st;
+    return 0;
+}
+
+void lab_store_close(struct lab_store *st)
+{
+    if (!st)
+        return;
+    for (int i = 0; i < S_COUNT; i++)
+        sqlite3_finalize(st->stmt[i]);
+    if (st->db && sqlite3_close(st->db) != SQLITE_OK)
+        db_error(st, "close");
+    pthread_mutex_destroy(&st->lock);
+    free(st->path);
+    free(st);
+}
+
+/* Takes the lock and a reset statement; put() gives both back. */
+static sqlite3_stmt *get(struct lab_store *st, int which)
+{
+    pthread_mutex_lock(&st->lock);
+    sqlite3_stmt *s = st->stmt[which];
+    sqlite3_reset(s);
+    sqlite3_clear_bindings(s);
+    return s;
+}
+
+static void put(struct lab_store *st, sqlite3_stmt *s)
+{
+    sqlite3_reset(s);
+    pthread_mutex_unlock(&st->lock);
+}
+
+static void bind_text(sqlite3_stmt *s, int i, const char *v)
+{
+    if (v)
+        sqlite3_bind_text(s, i, v, -1, SQLITE_TRANSIENT);
+    else
+        sqlite3_bind_null(s, i);
+}
+
+/* Steps a write statement; -1 with a message on error. With must_change,
+ * a statement that changed no row is an error too (unknown id). */
+static int step_write(struct lab_store *st, sqlite3_stmt *s, const char *what, int64_t id,
+                      int must_change)
+{
+    if (sqlite3_step(s) != SQLITE_DONE)
+        return db_error(st, what);
+    if (must_change && sqlite3_changes(st->db) == 0)
+        return lab_error("result store %s: %s: no row with id %lld", st->path, what, (long long)id);
+    return 0;
+}
+
+int64_t lab_store_run_begin(struct lab_store *st, const char *command_line, const char *experiment,
+                            const char *profile)
+{
+    sqlite3_stmt *s = get(st, S_RUN_BEGIN);
+    bind_text(s, 1, command_line ? command_line : "");
+    bind_text(s, 2, experiment);
+    bind_text(s, 3, profile);
+    sqlite3_bind_int64(s, 4, lab_wall_ns());
+    int64_t id = -1;
+    if (step_write(st, s, "begin run", 0, 0) == 0)
+        id = sqlite3_last_insert_rowid(st->db);
+    put(st, s);
+    return id;
+}
+
+int lab_store_run_end(struct lab_store *st, int64_t run, const char *status)
+{
+    sqlite3_stmt *s = get(st, S_RUN_END);
+    sqlite3_bind_int64(s, 1, run);
+    bind_text(s, 2, status ? status : "failed");
+    sqlite3_bind_int64(s, 3, lab_wall_ns());
+    int rc = step_write(st, s, "end run", run, 1);
+    put(st, s);
+    return rc;
+}
+
+int64_t lab_store_cell_begin(struct lab_store *st, int64_t run, const char *kernel,
+                             const char *experiment, const char *params)
+{
+    sqlite3_stmt *s = get(st, S_CELL_BEGIN);
+    sqlite3_bind_int64(s, 1, run);
+    bind_text(s, 2, kernel ? kernel : "");
+    bind_text(s, 3, experiment);
+    bind_text(s, 4, params);
+    sqlite3_bind_int64(s, 5, lab_wall_ns());
+    int64_t id = -1;
+    if (step_write(st, s, "begin cell", 0, 0) == 0)
+        id = sqlite3_last_insert_rowid(st->db);
+    put(st, s);
+    return id;
+}
+
+int lab_store_cell_end(struct lab_store *st, int64_t cell, const char *status, const char *reason)
+{
+    sqlite3_stmt *s = get(st, S_CELL_END);
+    sqlite3_bind_int64(s, 1, cell);
+    bind_text(s, 2, status ? status : "failed");
+    bind_text(s, 3, reason);
+    sqlite3_bind_int64(s, 4, lab_wall_ns());
+    int rc = step_write(st, s, "end cell", cell, 1);
+    put(st, s);
+    return rc;
+}
+
+int lab_store_cell_set(struct lab_store *st, int64_t cell, const char *key, const char *value)
+{
+    if (!key)
+        return lab_error("result store %s: cell fact without a key", st->path);
+    sqlite3_stmt *s = get(st, S_CELL_SET);
+    sqlite3_bind_int64(s, 1, cell);
+    bind_text(s, 2, key);
+    bind_text(s, 3, value ? value : "");
+    int rc = step_write(st, s, "set cell fact", cell, 0);
+    put(st, s);
+    return rc;
+}
+
+const char *lab_store_cell_get(struct lab_store *st, int64_t cell, const char *key, char *buf,
+                               size_t buflen)
+{
+    const char *ret = NULL;
+    if (!key || !buf || buflen == 0)
+        return NULL;
+    sqlite3_stmt *s = get(st, S_CELL_GET);
+    sqlite3_bind_int64(s, 1, cell);
+    bind_text(s, 2, key);
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW) {
+        const unsigned char *v = sqlite3_column_text(s, 0);
+        size_t n = v ? (size_t)sqlite3_column_bytes(s, 0) : 0;
+        if (n >= buflen)
+            n = buflen - 1;
+        if (n)
+            memcpy(buf, v, n);
+        buf[n] = '\0';
+        ret = buf;
+    } else if (rc != SQLITE_DONE) {
+        db_error(st, "get cell fact");
+    }
+    put(st, s);
+    return ret;
+}
+
+int lab_store_add_sample(struct lab_store *st, const struct lab_sample *x)
+{
+    sqlite3_stmt *s = get(st, S_ADD_SAMPLE);
+    sqlite3_bind_int64(s, 1, x->cell);
+    sqlite3_bind_int(s, 2, x->rep);
+    bind_text(s, 3, x->test ? x->test : "");
+    sqlite3_bind_int64(s, 4, (sqlite3_int64)x->bytes);
+    sqlite3_bind_int64(s, 5, x->real_ns);
+    sqlite3_bind_int64(s, 6, x->user_ns);
+    sqlite3_bind_int64(s, 7, x->sys_ns);
+    sqlite3_bind_int64(s, 8, x->guest_begin_ns);
+    sqlite3_bind_int64(s, 9, x->guest_end_ns);
+    sqlite3_bind_int64(s, 10, x->host_begin_ns);
+    sqlite3_bind_int64(s, 11, x->host_end_ns);
+    bind_text(s, 12, x->extra);
+    int rc = step_write(st, s, "add sample", x->cell, 0);
+    put(st, s);
+    return rc;
+}
+
+int lab_store_add_record(struct lab_store *st, int64_t cell, int64_t host_ns, const char *line)
+{
+    sqlite3_stmt *s = get(st, S_ADD_RECORD);
+    sqlite3_bind_int64(s, 1, cell);
+    sqlite3_bind_int64(s, 2, host_ns);
+    bind_text(s, 3, line ? line : "");
+    int rc = step_write(st, s, "add record", cell, 0);
+    put(st, s);
+    return rc;
+}
+
+int64_t lab_store_last_run(struct lab_store *st)
+{
+    sqlite3_stmt *s = get(st, S_LAST_RUN);
+    int64_t id = -1;
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW) {
+        if (sqlite3_column_type(s, 0) != SQLITE_NULL)
+            id = sqlite3_column_int64(s, 0);
+    } else {
+        db_error(st, "last run");
+    }
+    put(st, s);
+    return id;
+}
+
+/* ---- iteration: a fresh statement per call, so callbacks may nest ---- */
+
+static const char *col_text(sqlite3_stmt *s, int i)
+{
+    return (const char *)sqlite3_column_text(s, i);
+}
+
+static sqlite3_stmt *prepare_iter(struct lab_store *st, const char *sql)
+{
+    sqlite3_stmt *s = NULL;
+    pthread_mutex_lock(&st->lock);
+    if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK) {
+        db_error(st, sql);
+        pthread_mutex_unlock(&st->lock);
+        return NULL;
+    }
+    return s;
+}
+
+/* Finishes an iteration: rc is the callback's value or the step's result. */
+static int finish_iter(struct lab_store *st, sqlite3_stmt *s, int step_rc, int cb_rc,
+                       const char *what)
+{
+    int ret = cb_rc;
+    if (cb_rc == 0 && step_rc != SQLITE_DONE)
+        ret = db_error(st, what);
+    sqlite3_finalize(s);
+    pthread_mutex_unlock(&st->lock);
+    return ret;
+}
+
+int lab_store_foreach_cell(struct lab_store *st, int64_t run,
+                           int (*cb)(const struct lab_cell_info *, void *), void *ctx)
+{
+    sqlite3_stmt *s = prepare_iter(st, "SELECT id, run, kernel, experiment, params, status, "
+                                       "reason FROM cells WHERE ?1 < 0 OR run = ?1 ORDER BY id");
+    if (!s)
+        return -1;
+    sqlite3_bind_int64(s, 1, run);
+    int rc, cb_rc = 0;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        struct lab_cell_info c = {
+            .id = sqlite3_column_int64(s, 0),
+            .run = sqlite3_column_int64(s, 1),
+            .kernel = col_text(s, 2),
+            .experiment = col_text(s, 3),
+            .params = col_text(s, 4),
+            .status = col_text(s, 5),
+            .reason = col_text(s, 6),
+        };
+        if ((cb_rc = cb(&c, ctx)) != 0)
+            break;
+    }
+    return finish_iter(st, s, rc, cb_rc, "list cells");
+}
+
+int lab_store_foreach_sample(struct lab_store *st, int64_t cell,
+                             int (*cb)(const struct lab_sample *, void *), void *ctx)
+{
+    sqlite3_stmt *s = prepare_iter(st, "SELECT cell, rep, test, bytes, real_ns, user_ns, sys_ns, "
+                                       "guest_begin_ns, guest_end_ns, host_begin_ns, "
+                                       "host_end_ns, extra FROM samples WHERE cell = ?1 "
+                                       "ORDER BY id");
+    if (!s)
+        return -1;
+    sqlite3_bind_int64(s, 1, cell);
+    int rc, cb_rc = 0;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        struct lab_sample x = {
+            .cell = sqlite3_column_int64(s, 0),
+            .rep = sqlite3_column_int(s, 1),
+            .test = col_text(s, 2),
+            .bytes = (uint64_t)sqlite3_column_int64(s, 3),
+            .real_ns = sqlite3_column_int64(s, 4),
+            .user_ns = sqlite3_column_int64(s, 5),
+            .sys_ns = sqlite3_column_int64(s, 6),
+            .guest_begin_ns = sqlite3_column_int64(s, 7),
+            .guest_end_ns = sqlite3_column_int64(s, 8),
+            .host_begin_ns = sqlite3_column_int64(s, 9),
+            .host_end_ns = sqlite3_column_int64(s, 10),
+            .extra = col_text(s, 11),
+        };
+        if ((cb_rc = cb(&x, ctx)) != 0)
+            break;
+    }
+    return finish_iter(st, s, rc, cb_rc, "list samples");
+}
+
+int lab_store_foreach_run(struct lab_store *st, int (*cb)(const struct lab_run_info *, void *),
+                          void *ctx)
+{
+    sqlite3_stmt *s = prepare_iter(st, "SELECT id, command_line, experiment, profile, status, "
+                                       "started_wall_ns FROM runs ORDER BY id");
+    if (!s)
+        return -1;
+    int rc, cb_rc = 0;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        struct lab_run_info r = {
+            .id = sqlite3_column_int64(s, 0),
+            .command_line = col_text(s, 1),
+            .experiment = col_text(s, 2),
+            .profile = col_text(s, 3),
+            .status = col_text(s, 4),
+            .started_wall_ns = sqlite3_column_int64(s, 5),
+        };
+        if ((cb_rc = cb(&r, ctx)) != 0)
+            break;
+    }
+    return finish_iter(st, s, rc, cb_rc, "list runs");
+}

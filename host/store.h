@@ -1,0 +1,83 @@
+/* The result store: one SQLite file holding runs, their cells, every sample
+ * and every raw agent line. Durable as it goes: each call commits on its own
+ * (WAL mode), so an interrupted run keeps everything measured until then.
+ *
+ * Errors are reported with lab_error (including sqlite3_errmsg) and returned
+ * as -1 (or NULL). A store may be used from several threads: calls are
+ * serialised by a lock inside. */
+#ifndef LAB_STORE_H
+#define LAB_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define LAB_STORE_SCHEMA_VERSION 1
+
+struct lab_store;
+
+/* Opens or creates the file and its schema (version in PRAGMA user_version;
+ * a file with a newer version is refused), WAL mode, foreign keys on, busy
+ * timeout. 0 on success. */
+int lab_store_open(const char *path, struct lab_store **out);
+void lab_store_close(struct lab_store *st); /* NULL is fine */
+
+/* A run: one `lab` invocation. Records the wall-clock start; status starts as
+ * "running". Returns the run id, -1 on error. */
+int64_t lab_store_run_begin(struct lab_store *st, const char *command_line, const char *experiment,
+                            const char *profile);
+/* status: "ok" | "failed" | "interrupted". Records the wall-clock end. */
+int lab_store_run_end(struct lab_store *st, int64_t run, const char *status);
+
+/* A cell: one kernel x experiment x parameters within a run; status starts as
+ * "running". Returns the cell id, -1 on error. */
+int64_t lab_store_cell_begin(struct lab_store *st, int64_t run, const char *kernel,
+                             const char *experiment, const char *params);
+/* status "ok" | "failed" | "interrupted" | "skipped"; reason may be NULL. */
+int lab_store_cell_end(struct lab_store *st, int64_t cell, const char *status, const char *reason);
+/* Extra facts of a cell (uname, boot_to_agent_ns, accel ...); setting a key
+ * again replaces its value. */
+int lab_store_cell_set(struct lab_store *st, int64_t cell, const char *key, const char *value);
+/* Copies the fact into buf (truncated to buflen-1 bytes) and returns buf;
+ * NULL if absent or on error. */
+const char *lab_store_cell_get(struct lab_store *st, int64_t cell, const char *key, char *buf,
+                               size_t buflen);
+
+struct lab_sample {
+    int64_t cell;
+    int rep;
+    const char *test;
+    uint64_t bytes;
+    int64_t real_ns, user_ns, sys_ns;     /* guest's measures */
+    int64_t guest_begin_ns, guest_end_ns; /* guest clock */
+    int64_t host_begin_ns, host_end_ns;   /* host monotonic clock at arrival of begin/end */
+    const char *extra; /* remaining keys of the end record as "k=v k=v", may be NULL */
+};
+int lab_store_add_sample(struct lab_store *st, const struct lab_sample *s);
+/* Raw log of every agent line, stamped with the host's clock. */
+int lab_store_add_record(struct lab_store *st, int64_t cell, int64_t host_ns, const char *line);
+
+/* Iteration, in id order (the order of creation). Strings passed to a
+ * callback are valid during that call only. A callback returning non-zero
+ * stops the iteration, and foreach returns that value; otherwise foreach
+ * returns 0, or -1 on a database error. Callbacks may call other store
+ * functions. */
+struct lab_cell_info {
+    int64_t id, run;
+    const char *kernel, *experiment, *params, *status, *reason; /* reason may be NULL */
+};
+/* run < 0: the cells of every run. */
+int lab_store_foreach_cell(struct lab_store *st, int64_t run,
+                           int (*cb)(const struct lab_cell_info *, void *), void *ctx);
+int lab_store_foreach_sample(struct lab_store *st, int64_t cell,
+                             int (*cb)(const struct lab_sample *, void *), void *ctx);
+
+struct lab_run_info {
+    int64_t id;
+    const char *command_line, *experiment, *profile, *status;
+    int64_t started_wall_ns;
+};
+int lab_store_foreach_run(struct lab_store *st, int (*cb)(const struct lab_run_info *, void *),
+                          void *ctx);
+int64_t lab_store_last_run(struct lab_store *st); /* newest run id or -1 */
+
+#endif
