@@ -1,0 +1,42 @@
+/* Libvirt domain XML for one cell: a transient guest with direct kernel
+ * boot, the data disks, a console log and the agent channel. */
+#ifndef LAB_DOMAIN_H
+#define LAB_DOMAIN_H
+
+#include <stddef.h>
+
+#define LAB_DOMAIN_MAX_DISKS 4
+
+enum lab_channel_kind {
+    LAB_CHANNEL_VIRTIO_SERIAL, /* named virtio-serial port (2.6.35+) */
+    LAB_CHANNEL_UART,          /* a second 16550 UART, ttyS1 (any era) */
+};
+
+struct lab_domain_disk {
+    const char *path;   /* image file */
+    const char *format; /* "raw" */
+    const char *bus;    /* "ide", "sata", "scsi" */
+    const char *target; /* "hda", "sda" */
+};
+
+struct lab_domain_spec {
+    const char *name;
+    const char *virt_type; /* "qemu" (TCG) or "kvm" */
+    const char *arch;      /* "x86_64", "i686" */
+    const char *machine;   /* "pc" */
+    unsigned memory_mib;
+    unsigned vcpus;
+    const char *kernel;
+    const char *initrd;
+    const char *cmdline;
+    const char *console_log;
+    const char *agent_socket;
+    enum lab_channel_kind channel;
+    struct lab_domain_disk disks[LAB_DOMAIN_MAX_DISKS];
+    size_t ndisks;
+};
+
+/* Returns the domain XML (malloc'd) or NULL with an error printed. */
+char *lab_domain_xml(const struct lab_domain_spec *spec);
+
+#endif

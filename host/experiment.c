@@ -1,0 +1,238 @@
+/* Experiment files: "key = value" lines checked against one table. */
+#include "experiment.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef LAB_EXPERIMENTS_DIR
+#define LAB_EXPERIMENTS_DIR "lab/experiments"
+#endif
+
+enum key_type { KEY_TEST, KEY_TEXT, KEY_UINT, KEY_SIZE };
+
+struct key_def {
+    const char *key;
+    enum key_type type;
+    size_t offset;
+    uint64_t min, max;
+    const char *help;
+};
+
+#define OFF(f) offsetof(struct lab_experiment, f)
+static const struct key_def keys[] = {
+    {"test", KEY_TEST, OFF(test), 0, 0, "the agent's test: seqread"},
+    {"summary", KEY_TEXT, OFF(summary), 0, 0, "one line describing the experiment"},
+    {"reps", KEY_UINT, OFF(reps), 1, 1000, "runs per kernel"},
+    {"block_size", KEY_SIZE, OFF(block_size), 512, 4 << 20, "read size per call"},
+    {"readahead", KEY_UINT, OFF(readahead), 0, 65536, "device readahead in 512-byte sectors"},
+    {"file_size", KEY_SIZE, OFF(file_size), 1 << 20, 64ULL << 30, "size of the test file"},
+    {"verify", KEY_UINT, OFF(verify), 0, 1, "1: the agent checks the content it read"},
+    {"timeout", KEY_UINT, OFF(timeout), 0, 86400, "seconds before a cell is declared hung"},
+};
+
+static const char *const tests[] = {"seqread"};
+
+const char *lab_experiments_dir(void)
+{
+    const char *env = getenv("LAB_EXPERIMENTS");
+    return env && *env ? env : LAB_EXPERIMENTS_DIR;
+}
+
+/* "256M", "1k", "4096" -> bytes. */
+static int parse_size(const char *s, uint64_t *out)
+{
+    static const struct {
+        char suffix;
+        unsigned shift;
+    } units[] = {{'k', 10}, {'K', 10}, {'m', 20}, {'M', 20}, {'g', 30}, {'G', 30}};
+    char *end;
+    if (!isdigit((unsigned char)*s))
+        return -1;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno)
+        return -1;
+    for (size_t i = 0; *end && i < sizeof units / sizeof units[0]; i++) {
+        if (*end == units[i].suffix) {
+            if (v > (UINT64_MAX >> units[i].shift))
+                return -1;
+            v <<= units[i].shift;
+            end++;
+            break;
+        }
+    }
+    if (*end == 'i' && end[1] == 'B')
+        end += 2;
+    if (*end)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int set_key(struct lab_experiment *exp, const char *where, const char *key, const char *value)
+{
+    const struct key_def *def = NULL;
+    uint64_t v;
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (strcmp(keys[i].key, key) == 0)
+            def = &keys[i];
+    if (!def) {
+        char known[256] = "";
+        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+            strncat(known, i ? ", " : "", sizeof known - strlen(known) - 1);
+            strncat(known, keys[i].key, sizeof known - strlen(known) - 1);
+        }
+        return lab_error("%s: unknown key '%s' (known keys: %s)", where, key, known);
+    }
+    if (!*value)
+        return lab_error("%s: key '%s' has no value (%s)", where, key, def->help);
+    char *field = (char *)exp + def->offset;
+    switch (def->type) {
+    case KEY_TEST:
+        for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
+            if (strcmp(tests[i], value) == 0) {
+                free(*(char **)field);
+                *(char **)field = lab_xstrdup(value);
+                return 0;
+            }
+        }
+        return lab_error("%s: unknown test '%s' (known: seqread)", where, value);
+    case KEY_TEXT:
+        free(*(char **)field);
+        *(char **)field = lab_xstrdup(value);
+        return 0;
+    case KEY_UINT:
+    case KEY_SIZE:
+        if (parse_size(value, &v) < 0 ||
+            (def->type == KEY_UINT && strspn(value, "0123456789") != strlen(value)))
+            return lab_error("%s: value of '%s' is not a %s: '%s'", where, key,
+                             def->type == KEY_SIZE ? "size (like 256M)" : "number", value);
+        if (v < def->min || v > def->max)
+            return lab_error("%s: %s = %s is out of range [%llu, %llu] (%s)", where, key, value,
+                             (unsigned long long)def->min, (unsigned long long)def->max,
+                             def->help);
+        if (def->type == KEY_SIZE)
+            *(uint64_t *)field = v;
+        else
+            *(unsigned *)field = (unsigned)v;
+        return 0;
+    }
+    return -1;
+}
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    char *e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1]))
+        *--e = '\0';
+    return s;
+}
+
+static void set_defaults(struct lab_experiment *exp)
+{
+    memset(exp, 0, sizeof *exp);
+    exp->reps = 5;
+    exp->block_size = 1 << 20;
+    exp->file_size = 256ULL << 20;
+}
+
+int lab_experiment_parse(const char *path, const char *text, struct lab_experiment *out)
+{
+    char *copy = lab_xstrdup(text), *save = NULL;
+    int lineno = 0, rc = 0;
+    set_defaults(out);
+    out->path = lab_xstrdup(path);
+    for (char *line = copy; line && rc == 0; line = save) {
+        save = strchr(line, '\n');
+        if (save)
+            *save++ = '\0';
+        lineno++;
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        char *s = trim(line);
+        if (!*s)
+            continue;
+        char *where = lab_asprintf("%s:%d", path, lineno);
+        char *eq = strchr(s, '=');
+        if (!eq) {
+            rc = lab_error("%s: expected 'key = value', got '%s'", where, s);
+        } else {
+            *eq = '\0';
+            rc = set_key(out, where, trim(s), trim(eq + 1));
+        }
+        free(where);
+    }
+    free(copy);
+    if (rc == 0 && !out->test)
+        rc = lab_error("%s: no 'test = ...' line", path);
+    if (rc < 0)
+        lab_experiment_free(out);
+    return rc;
+}
+
+int lab_experiment_load(const char *name_or_path, struct lab_experiment *out)
+{
+    char *path;
+    if (strchr(name_or_path, '/'))
+        path = lab_xstrdup(name_or_path);
+    else
+        path = lab_asprintf("%s/%s.exp", lab_experiments_dir(), name_or_path);
+    char *text = lab_read_file(path, NULL);
+    if (!text) {
+        lab_error("unknown experiment '%s' (no file %s); `lab experiments` lists them",
+                  name_or_path, path);
+        free(path);
+        return -1;
+    }
+    int rc = lab_experiment_parse(path, text, out);
+    if (rc == 0) {
+        const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+        out->name = lab_xstrdup(base);
+        char *dot = strrchr(out->name, '.');
+        if (dot)
+            *dot = '\0';
+    }
+    free(text);
+    free(path);
+    return rc;
+}
+
+int lab_experiment_set(struct lab_experiment *exp, const char *origin, const char *assignment)
+{
+    char *copy = lab_xstrdup(assignment);
+    char *eq = strchr(copy, '=');
+    int rc;
+    if (!eq) {
+        rc = lab_error("%s: expected key=value, got '%s'", origin, assignment);
+    } else {
+        *eq = '\0';
+        rc = set_key(exp, origin, trim(copy), trim(eq + 1));
+    }
+    free(copy);
+    return rc;
+}
+
+void lab_experiment_free(struct lab_experiment *exp)
+{
+    free(exp->name);
+    free(exp->path);
+    free(exp->test);
+    free(exp->summary);
+    memset(exp, 0, sizeof *exp);
+}
+
+char *lab_experiment_cmdline(const struct lab_experiment *exp)
+{
+    return lab_asprintf("lab.test=%s lab.reps=%u lab.bs=%llu lab.ra=%u lab.size=%llu lab.verify=%u "
+                        "lab.dev=sda lab.fs=ext2 lab.file=big_file",
+                        exp->test, exp->reps, (unsigned long long)exp->block_size, exp->readahead,
+                        (unsigned long long)exp->file_size, exp->verify);
+}

@@ -1,0 +1,35 @@
+/* Experiment files: what a cell runs inside the guest, as "key = value"
+ * lines. Every key is declared in one table with its type and range, so a
+ * typo or an out-of-range value is refused with file, line and reason. */
+#ifndef LAB_EXPERIMENT_H
+#define LAB_EXPERIMENT_H
+
+#include <stdint.h>
+
+struct lab_experiment {
+    char *name;      /* file name without .exp */
+    char *path;      /* where it was read from */
+    char *test;      /* agent test: "seqread" */
+    char *summary;   /* one line for reports */
+    unsigned reps;   /* runs per cell */
+    uint64_t block_size;
+    unsigned readahead; /* sectors; 0 = the kernel's default */
+    uint64_t file_size;
+    unsigned verify;  /* agent checks every word it read */
+    unsigned timeout; /* seconds per cell; 0 = derived from the work */
+};
+
+/* NAME is a shipped experiment (lab/experiments/NAME.exp) or a path. */
+int lab_experiment_load(const char *name_or_path, struct lab_experiment *out);
+int lab_experiment_parse(const char *path, const char *text, struct lab_experiment *out);
+/* Applies one "key=value" override (from --set); `origin` names it in errors. */
+int lab_experiment_set(struct lab_experiment *exp, const char *origin, const char *assignment);
+void lab_experiment_free(struct lab_experiment *exp);
+
+/* Directory of the shipped experiments ($LAB_EXPERIMENTS or the build's). */
+const char *lab_experiments_dir(void);
+
+/* Kernel command-line words for the agent ("lab.test=seqread lab.reps=3 ..."). */
+char *lab_experiment_cmdline(const struct lab_experiment *exp);
+
+#endif

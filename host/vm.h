@@ -1,0 +1,32 @@
+/* The libvirt side of a cell: connecting (starting libvirtd when we may),
+ * choosing TCG or KVM, starting a transient domain and always tearing it down. */
+#ifndef LAB_VM_H
+#define LAB_VM_H
+
+#include <libvirt/libvirt.h>
+
+/* Opens the URI ($LAB_LIBVIRT_URI, else qemu:///system as root and
+ * qemu:///session otherwise). When libvirtd is unreachable and we are root,
+ * starts virtlogd and libvirtd and retries; otherwise says what to run. */
+virConnectPtr lab_vm_connect(void);
+
+/* Destroys lab domains left by lab processes that no longer exist. */
+void lab_vm_sweep_stale(virConnectPtr conn);
+
+/* Domain name "lab-<pid>-<cell>-<kernel>"; the pid lets the sweep find orphans. */
+char *lab_vm_domain_name(int cell_index, const char *kernel);
+
+/* Starts a transient domain that libvirt destroys by itself if our
+ * connection closes (so even a killed lab leaks no guest). */
+virDomainPtr lab_vm_start(virConnectPtr conn, const char *xml);
+
+/* 1 while the domain runs, 0 once it has stopped. */
+int lab_vm_running(virDomainPtr dom);
+
+/* Destroys the domain if it still runs, and frees the handle. */
+void lab_vm_teardown(virDomainPtr dom);
+
+/* The last libvirt error message, for reports. */
+const char *lab_vm_last_error(void);
+
+#endif

@@ -1,0 +1,71 @@
+/* Domain XML for each kind of cell, compared against golden files. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "domain.h"
+#include "golden.h"
+
+static struct lab_domain_spec ide_cell(void)
+{
+    struct lab_domain_spec s = {
+        .name = "lab-1234-0-6.1.0-47",
+        .virt_type = "qemu",
+        .arch = "x86_64",
+        .machine = "pc",
+        .memory_mib = 512,
+        .vcpus = 1,
+        .kernel = "/var/cache/lab/kernels/6.1.0-47/boot/vmlinuz-6.1.0-47-amd64",
+        .initrd = "/var/cache/lab/images/initramfs-0123456789abcdef.cpio",
+        .cmdline = "console=ttyS0 panic=1 lab.test=seqread lab.reps=3",
+        .console_log = "/run/lab/1234-0/console.log",
+        .agent_socket = "/run/lab/1234-0/agent.sock",
+        .channel = LAB_CHANNEL_VIRTIO_SERIAL,
+        .ndisks = 1,
+    };
+    s.disks[0] = (struct lab_domain_disk){"/var/cache/lab/images/data-fedcba9876543210.img", "raw",
+                                          "ide", "hda"};
+    return s;
+}
+
+static void test_ide_virtio_serial(void **state)
+{
+    struct lab_domain_spec s = ide_cell();
+    char *xml = lab_domain_xml(&s);
+    assert_non_null(xml);
+    assert_golden("domain-ide-virtio.xml", xml);
+    free(xml);
+}
+
+static void test_uart_channel(void **state)
+{
+    struct lab_domain_spec s = ide_cell();
+    s.channel = LAB_CHANNEL_UART;
+    char *xml = lab_domain_xml(&s);
+    assert_non_null(xml);
+    assert_null(strstr(xml, "virtio-serial"));
+    assert_golden("domain-ide-uart.xml", xml);
+    free(xml);
+}
+
+static void test_escaping(void **state)
+{
+    struct lab_domain_spec s = ide_cell();
+    s.cmdline = "lab.file=a<b&c'd\"";
+    char *xml = lab_domain_xml(&s);
+    assert_non_null(xml);
+    assert_non_null(strstr(xml, "a&lt;b&amp;c"));
+    assert_null(strstr(xml, "a<b"));
+    free(xml);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ide_virtio_serial),
+        cmocka_unit_test(test_uart_channel),
+        cmocka_unit_test(test_escaping),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,111 @@
+/* Experiment files: values, defaults, and refusals with file, line, reason. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "experiment.h"
+
+/* Captures what lab_error prints, to check the message names file and line. */
+static char captured[4096];
+
+static int parse_capturing(const char *text, struct lab_experiment *exp)
+{
+    fflush(stderr);
+    FILE *tmp = tmpfile();
+    int saved = dup(2);
+    dup2(fileno(tmp), 2);
+    int rc = lab_experiment_parse("t.exp", text, exp);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    rewind(tmp);
+    size_t n = fread(captured, 1, sizeof captured - 1, tmp);
+    captured[n] = '\0';
+    fclose(tmp);
+    return rc;
+}
+
+static void test_values_and_sizes(void **state)
+{
+    struct lab_experiment e;
+    assert_int_equal(parse_capturing("# c\ntest = seqread\nreps=3\nblock_size = 64k\n"
+                                     "file_size = 1GiB  # trailing comment\nreadahead = 128\n",
+                                     &e),
+                     0);
+    assert_string_equal(e.test, "seqread");
+    assert_int_equal(e.reps, 3);
+    assert_int_equal(e.block_size, 65536);
+    assert_int_equal(e.file_size, 1ULL << 30);
+    assert_int_equal(e.readahead, 128);
+    lab_experiment_free(&e);
+}
+
+static void test_defaults(void **state)
+{
+    struct lab_experiment e;
+    assert_int_equal(parse_capturing("test = seqread\n", &e), 0);
+    assert_int_equal(e.reps, 5);
+    assert_int_equal(e.block_size, 1 << 20);
+    assert_int_equal(e.file_size, 256 << 20);
+    lab_experiment_free(&e);
+}
+
+static void test_refusals(void **state)
+{
+    static const struct {
+        const char *text, *message;
+    } cases[] = {
+        {"test = seqread\nreadahed = 64\n", "t.exp:2: unknown key 'readahed'"},
+        {"test = seqread\n\nreps =\n", "t.exp:3: key 'reps' has no value"},
+        {"test = seqread\nreps = 0\n", "t.exp:2: reps = 0 is out of range [1, 1000]"},
+        {"test = seqread\nblock_size = 8M\n", "t.exp:2: block_size = 8M is out of range"},
+        {"test = seqread\nreps = 3x\n", "t.exp:2: value of 'reps' is not a number"},
+        {"test = seqread\nfile_size = lots\n", "t.exp:2: value of 'file_size' is not a size"},
+        {"test = seqwrite\n", "t.exp:1: unknown test 'seqwrite'"},
+        {"reps = 2\n", "t.exp: no 'test = ...' line"},
+        {"test seqread\n", "t.exp:1: expected 'key = value'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct lab_experiment e;
+        assert_int_equal(parse_capturing(cases[i].text, &e), -1);
+        if (!strstr(captured, cases[i].message))
+            fail_msg("case %zu: expected '%s' in '%s'", i, cases[i].message, captured);
+    }
+}
+
+static void test_set_override(void **state)
+{
+    struct lab_experiment e;
+    assert_int_equal(parse_capturing("test = seqread\n", &e), 0);
+    assert_int_equal(lab_experiment_set(&e, "--set", "readahead=64"), 0);
+    assert_int_equal(e.readahead, 64);
+    assert_int_equal(lab_experiment_set(&e, "--set", "readahead"), -1);
+    assert_int_equal(lab_experiment_set(&e, "--set", "nosuch=1"), -1);
+    lab_experiment_free(&e);
+}
+
+static void test_shipped_files_parse(void **state)
+{
+    struct lab_experiment e;
+    assert_int_equal(lab_experiment_load("seqread", &e), 0);
+    assert_string_equal(e.name, "seqread");
+    char *cmd = lab_experiment_cmdline(&e);
+    assert_non_null(strstr(cmd, "lab.test=seqread"));
+    free(cmd);
+    lab_experiment_free(&e);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_values_and_sizes), cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_refusals),         cmocka_unit_test(test_set_override),
+        cmocka_unit_test(test_shipped_files_parse),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
