@@ -1,0 +1,237 @@
+/* Data disk builder: deterministic content file + mke2fs -d, then rename. */
+#include "images/datadisk.h"
+
+#include "images/hash.h"
+#include "protocol.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define DATADISK_FORMAT "lab-datadisk-v1"
+/* Every time stamp in the image: 2001-09-09 01:46:40 UTC. */
+#define DATADISK_TIME 1000000000LL
+
+struct recipe {
+    const char *fs, *file_name;
+    uint64_t file_size, seed;
+};
+
+static int normalise(const struct lab_datadisk_recipe *in, struct recipe *r)
+{
+    r->fs = in->fs ? in->fs : "ext2";
+    r->file_name = in->file_name ? in->file_name : "big_file";
+    r->file_size = in->file_size ? in->file_size : LAB_DATADISK_DEFAULT_SIZE;
+    r->seed = in->seed;
+    if (strcmp(r->fs, "ext2") != 0 && strcmp(r->fs, "ext3") != 0 && strcmp(r->fs, "ext4") != 0)
+        return lab_error("data disk: unsupported filesystem '%s' (ext2, ext3 or ext4)", r->fs);
+    if (!*r->file_name || strchr(r->file_name, '/') || strcmp(r->file_name, ".") == 0 ||
+        strcmp(r->file_name, "..") == 0 || strlen(r->file_name) > 255)
+        return lab_error("data disk: bad file name '%s'", r->file_name);
+    if (r->file_size > (1ULL << 42))
+        return lab_error("data disk: file size %llu too large", (unsigned long long)r->file_size);
+    return 0;
+}
+
+static int recipe_hash(const struct recipe *r, char hex[LAB_HASH_HEX_LEN + 1])
+{
+    struct lab_hash h;
+    if (lab_hash_init(&h) < 0)
+        return -1;
+    lab_hash_str(&h, DATADISK_FORMAT);
+    lab_hash_str(&h, r->fs);
+    lab_hash_str(&h, r->file_name);
+    lab_hash_u64(&h, r->file_size);
+    lab_hash_u64(&h, r->seed);
+    return lab_hash_final(&h, hex);
+}
+
+static uint64_t image_size(uint64_t file_size)
+{
+    uint64_t s = file_size + file_size / 10 + (16ULL << 20);
+    return (s + 4095) & ~4095ULL;
+}
+
+char *lab_datadisk_path(const struct lab_datadisk_recipe *in)
+{
+    struct recipe r;
+    char hex[LAB_HASH_HEX_LEN + 1];
+    if (normalise(in, &r) < 0 || recipe_hash(&r, hex) < 0)
+        return NULL;
+    hex[LAB_HASH_SHORT] = '\0';
+    return lab_asprintf("%s/images/data-%s.img", lab_home(), hex);
+}
+
+static const char *tool(const char *name, char *buf, size_t size)
+{
+    const char *dirs[] = {"/usr/sbin", "/sbin", "/usr/bin", "/bin"};
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        snprintf(buf, size, "%s/%s", dirs[i], name);
+        if (access(buf, X_OK) == 0)
+            return buf;
+    }
+    return name;
+}
+
+static void show_log(const char *log)
+{
+    char *s = lab_read_file(log, NULL);
+    if (!s)
+        return;
+    for (char *line = strtok(s, "\n"); line; line = strtok(NULL, "\n"))
+        fprintf(stderr, "    %s\n", line);
+    free(s);
+}
+
+static int write_content(const char *path, uint64_t size, uint64_t seed)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return lab_error("cannot create %s: %s", path, strerror(errno));
+    enum { CHUNK = 1 << 20 };
+    unsigned char *buf = lab_xcalloc(CHUNK, 1);
+    uint64_t off = 0;
+    int rc = 0;
+    while (off < size && rc == 0) {
+        size_t n = size - off < CHUNK ? (size_t)(size - off) : CHUNK;
+        for (size_t j = 0; j < n; j += 8) {
+            unsigned long long w = lab_content_word(seed, (off + j) / 8);
+            for (size_t b = 0; b < 8 && j + b < n; b++)
+                buf[j + b] = (unsigned char)(w >> (8 * b));
+        }
+        for (size_t done = 0; done < n;) {
+            ssize_t k = write(fd, buf + done, n - done);
+            if (k < 0 && errno == EINTR)
+                continue;
+            if (k < 0) {
+                rc = lab_error("cannot write %s: %s", path, strerror(errno));
+                break;
+            }
+            done += (size_t)k;
+        }
+        off += n;
+    }
+    free(buf);
+    if (close(fd) < 0 && rc == 0)
+        rc = lab_error("cannot write %s: %s", path, strerror(errno));
+    return rc;
+}
+
+static int build(const struct recipe *r, const char *hex, const char *tmp, const char *img)
+{
+    char mke2fs[64], debugfs[64], fake[64], uuid[40], seed_uuid[40], opts[128], size[32];
+    char *src = lab_asprintf("%s/src", tmp);
+    char *file = lab_asprintf("%s/%s", src, r->file_name);
+    char *log = lab_asprintf("%s/build.log", tmp);
+    char *setctime = lab_asprintf("set_inode_field /%s ctime @%lld", r->file_name, DATADISK_TIME);
+    struct timespec times[2] = {{DATADISK_TIME, 0}, {DATADISK_TIME, 0}};
+    int rc = -1;
+
+    snprintf(uuid, sizeof uuid, "%.8s-%.4s-%.4s-%.4s-%.12s", hex, hex + 8, hex + 12, hex + 16,
+             hex + 20);
+    snprintf(seed_uuid, sizeof seed_uuid, "%.8s-%.4s-%.4s-%.4s-%.12s", hex + 32, hex + 40, hex + 44,
+             hex + 48, hex + 52);
+    snprintf(opts, sizeof opts, "hash_seed=%s,root_owner=0:0,nodiscard", seed_uuid);
+    snprintf(fake, sizeof fake, "E2FSPROGS_FAKE_TIME=%lld", DATADISK_TIME);
+    snprintf(size, sizeof size, "%lluk", (unsigned long long)(image_size(r->file_size) / 1024));
+
+    if (mkdir(src, 0755) < 0) {
+        lab_error("cannot create %s: %s", src, strerror(errno));
+        goto out;
+    }
+    if (write_content(file, r->file_size, r->seed) < 0)
+        goto out;
+    if (chmod(file, 0644) < 0 || utimensat(AT_FDCWD, file, times, 0) < 0 ||
+        utimensat(AT_FDCWD, src, times, 0) < 0) {
+        lab_error("cannot set times on %s: %s", file, strerror(errno));
+        goto out;
+    }
+    char *mk[] = {"env", fake,        (char *)tool("mke2fs", mke2fs, sizeof mke2fs),
+                  "-q",  "-t",        (char *)r->fs,
+                  "-b",  "4096",      "-I",
+                  "128", "-m",        "0",
+                  "-U",  uuid,        "-E",
+                  opts,  "-d",        src,
+                  "-F",  (char *)img, size,
+                  NULL};
+    int st = lab_spawn_wait(mk, log);
+    if (st != 0) {
+        lab_error("mke2fs -t %s -d %s %s failed (exit %d)", r->fs, src, img, st);
+        show_log(log);
+        goto out;
+    }
+    /* mke2fs -d copies the source's ctime, which cannot be set: fix it. */
+    char *dbg[] = {"env",       fake, (char *)tool("debugfs", debugfs, sizeof debugfs),
+                   "-w",        "-R", setctime,
+                   (char *)img, NULL};
+    st = lab_spawn_wait(dbg, log);
+    if (st != 0) {
+        lab_error("debugfs -w -R '%s' %s failed (exit %d)", setctime, img, st);
+        show_log(log);
+        goto out;
+    }
+    if (chmod(img, 0644) < 0) {
+        lab_error("cannot chmod %s: %s", img, strerror(errno));
+        goto out;
+    }
+    rc = 0;
+out:
+    unlink(file); /* free the space early: the file can be large */
+    free(src);
+    free(file);
+    free(log);
+    free(setctime);
+    return rc;
+}
+
+int lab_datadisk_get(const struct lab_datadisk_recipe *in, char **path_out)
+{
+    struct recipe r;
+    char hex[LAB_HASH_HEX_LEN + 1];
+    *path_out = NULL;
+    if (normalise(in, &r) < 0 || recipe_hash(&r, hex) < 0)
+        return -1;
+    char *dir = lab_asprintf("%s/images", lab_home());
+    char *out = lab_asprintf("%s/data-%.*s.img", dir, LAB_HASH_SHORT, hex);
+    char *tmp = NULL, *img = NULL;
+    int rc = -1;
+    if (lab_file_exists(out)) {
+        rc = 0;
+        goto done;
+    }
+    if (lab_mkdir_p(dir, 0755) < 0)
+        goto done;
+    tmp = lab_asprintf("%s/.data-%.*s.XXXXXX", dir, LAB_HASH_SHORT, hex);
+    if (!mkdtemp(tmp)) {
+        lab_error("cannot create a temporary directory in %s: %s", dir, strerror(errno));
+        free(tmp);
+        tmp = NULL;
+        goto done;
+    }
+    img = lab_asprintf("%s/image", tmp);
+    lab_info("building data disk %s (%s, %s of %llu bytes)", out, r.fs, r.file_name,
+             (unsigned long long)r.file_size);
+    if (build(&r, hex, tmp, img) < 0)
+        goto done;
+    if (rename(img, out) < 0) {
+        lab_error("cannot rename %s to %s: %s", img, out, strerror(errno));
+        goto done;
+    }
+    rc = 0;
+done:
+    if (tmp)
+        lab_rm_rf(tmp);
+    free(tmp);
+    free(img);
+    free(dir);
+    if (rc == 0)
+        *path_out = out;
+    else
+        free(out);
+    return rc;
+}

@@ -1,0 +1,25 @@
+/* The kernel catalog: the kernels the lab knows by name, and where each
+ * comes from. A plain table; kernels/fetch.h turns an entry into files. */
+#ifndef LAB_KERNELS_CATALOG_H
+#define LAB_KERNELS_CATALOG_H
+
+#include <stddef.h>
+
+struct lab_kernel {
+    const char *name;    /* what the user types: "6.1.0-47", "6.12.113" */
+    const char *package; /* Debian package: "linux-image-6.1.0-47-amd64-unsigned" */
+    const char *release; /* uname -r: "6.1.0-47-amd64" */
+    const char *arch;    /* "x86_64" */
+    const char *source;  /* "debian" */
+};
+
+/* NULL if unknown. */
+const struct lab_kernel *lab_kernel_find(const char *name);
+size_t lab_kernel_count(void);
+/* NULL past the end. */
+const struct lab_kernel *lab_kernel_at(size_t i);
+/* "6.1.0-47, 6.1.0-50, ..." (malloc'd), for messages such as
+ * "unknown kernel 'foo'; known kernels: %s". */
+char *lab_kernel_known_names(void);
+
+#endif
