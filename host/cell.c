@@ -1,0 +1,454 @@
+/* One cell, end to end. The guest is untrusted: every agent line is parsed
+ * strictly, the console is scanned for panics, and a deadline catches hangs.
+ * Whatever happens, the domain is destroyed and the run directory removed. */
+#include "cell.h"
+#include "catalog.h"
+#include "datadisk.h"
+#include "domain.h"
+#include "fetch.h"
+#include "initramfs.h"
+#include "proto.h"
+#include "protocol.h"
+#include "util.h"
+#include "vm.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#ifndef LAB_AGENT_DIR
+#define LAB_AGENT_DIR "build"
+#endif
+
+/* Modules the guest needs for a PIIX IDE data disk, ext2 and the agent port.
+ * ext4 (which mounts ext2) asks the crypto API for crc32c at mount time
+ * since 6.x; with no modprobe in the guest that must be loaded up front. */
+static const char *const ide_modules[] = {"ata_piix",       "sd_mod", "crc32c_generic",
+                                          "ext4",           "virtio_pci", "virtio_console"};
+
+#define MAX_REPS 1000
+
+struct cell_run {
+    const struct lab_cell_env *env;
+    const struct lab_cell_spec *spec;
+    struct lab_cell_result *res;
+    int64_t cell_id;
+    char *dir, *console, *socket;
+    int fd;
+    off_t console_seen;
+    int64_t start_ns;
+    int64_t begin_host_ns[MAX_REPS];
+    struct lab_linebuf lines;
+    struct lab_seqcheck seq;
+    int bye;
+    int agent_error;
+};
+
+const char *lab_cell_status_name(enum lab_cell_status s)
+{
+    static const char *const names[] = {"ok", "failed", "interrupted"};
+    return names[s];
+}
+
+static int fail(struct cell_run *c, enum lab_cell_status status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int fail(struct cell_run *c, enum lab_cell_status status, const char *fmt, ...)
+{
+    va_list ap;
+    if (c->res->status != LAB_CELL_OK)
+        return -1; /* keep the first reason */
+    c->res->status = status;
+    va_start(ap, fmt);
+    vsnprintf(c->res->reason, sizeof c->res->reason, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+const char *lab_agent_path(const char *arch)
+{
+    static char path[4096];
+    const char *env = getenv("LAB_AGENT");
+    if (env && *env)
+        return env;
+    snprintf(path, sizeof path, "%s/lab-agent%s", LAB_AGENT_DIR,
+             strcmp(arch, "x86_64") == 0 ? "" : "-i386");
+    return path;
+}
+
+/* Derived deadline: boot allowance plus each run at no less than 2 MB/s. */
+static unsigned cell_timeout(const struct lab_cell_spec *spec)
+{
+    if (spec->timeout_s)
+        return spec->timeout_s;
+    if (spec->exp->timeout)
+        return spec->exp->timeout;
+    return 180 + (unsigned)(spec->exp->reps * (spec->exp->file_size / (2 << 20)));
+}
+
+/* Looks at what the console printed since last time; a panic ends the cell. */
+static int scan_console(struct cell_run *c)
+{
+    char buf[8192 + 1];
+    int fd = open(c->console, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    /* Re-read a little overlap so a message split across reads is still seen. */
+    off_t from = c->console_seen > 256 ? c->console_seen - 256 : 0;
+    ssize_t n;
+    while ((n = pread(fd, buf, sizeof buf - 1, from)) > 0) {
+        buf[n] = '\0';
+        for (char *p = buf; (p = memchr(p, 'K', (size_t)(buf + n - p))); p++) {
+            if (strncmp(p, "Kernel panic", 12) == 0) {
+                char *eol = strchr(p, '\n');
+                if (eol)
+                    *eol = '\0';
+                close(fd);
+                return fail(c, LAB_CELL_FAILED, "kernel panicked: %.200s (console: %s)", p,
+                            c->console);
+            }
+        }
+        from += n;
+        c->console_seen = from;
+        if (n < (ssize_t)sizeof buf - 1)
+            break;
+        from -= 256;
+    }
+    close(fd);
+    return 0;
+}
+
+static int connect_agent(struct cell_run *c, virDomainPtr dom)
+{
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    if (strlen(c->socket) >= sizeof sa.sun_path)
+        return fail(c, LAB_CELL_FAILED, "socket path too long: %s", c->socket);
+    strcpy(sa.sun_path, c->socket);
+    for (int i = 0; i < 500; i++) {
+        c->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (c->fd < 0)
+            return fail(c, LAB_CELL_FAILED, "socket: %s", strerror(errno));
+        if (connect(c->fd, (struct sockaddr *)&sa, sizeof sa) == 0)
+            return 0;
+        close(c->fd);
+        c->fd = -1;
+        if (lab_interrupted)
+            return fail(c, LAB_CELL_INTERRUPTED, "interrupted");
+        if (!lab_vm_running(dom))
+            break;
+        usleep(20 * 1000);
+    }
+    return fail(c, LAB_CELL_FAILED, "cannot connect to the agent channel %s", c->socket);
+}
+
+static void store_sample(struct cell_run *c, const struct lab_record *rec, int64_t now)
+{
+    struct lab_sample s = {.cell = c->cell_id, .test = lab_record_get(rec, "test")};
+    uint64_t rep = 0, v;
+    char extra[LAB_PROTO_MAX_LINE] = "";
+    static const char *const core[] = {"test",    "rep",     "guest_ns", "bytes",
+                                       "real_ns", "user_ns", "sys_ns"};
+
+    lab_record_get_u64(rec, "rep", &rep);
+    s.rep = (int)rep;
+    lab_record_get_u64(rec, "bytes", &s.bytes);
+    lab_record_get_u64(rec, "real_ns", &v), s.real_ns = (int64_t)v;
+    lab_record_get_u64(rec, "user_ns", &v), s.user_ns = (int64_t)v;
+    lab_record_get_u64(rec, "sys_ns", &v), s.sys_ns = (int64_t)v;
+    lab_record_get_u64(rec, "guest_ns", &v), s.guest_end_ns = (int64_t)v;
+    s.guest_begin_ns = s.guest_end_ns - s.real_ns;
+    s.host_begin_ns = rep < MAX_REPS ? c->begin_host_ns[rep] : 0;
+    s.host_end_ns = now;
+    for (size_t i = 0; i < rec->nkv; i++) {
+        int is_core = 0;
+        for (size_t k = 0; k < sizeof core / sizeof core[0]; k++)
+            is_core |= strcmp(rec->kv[i].key, core[k]) == 0;
+        if (!is_core) {
+            size_t len = strlen(extra);
+            snprintf(extra + len, sizeof extra - len, "%s%s=%s", len ? " " : "", rec->kv[i].key,
+                     rec->kv[i].value);
+        }
+    }
+    s.extra = extra;
+    if (c->env->store)
+        lab_store_add_sample(c->env->store, &s);
+    c->res->samples++;
+}
+
+static int handle_record(struct cell_run *c, const char *line, size_t len, int64_t now)
+{
+    static struct lab_record rec;
+    char err[256];
+
+    if (c->env->store) {
+        char *copy = strndup(line, len);
+        lab_store_add_record(c->env->store, c->cell_id, now, copy);
+        free(copy);
+    }
+    if (lab_record_parse(line, len, &rec, err, sizeof err) < 0)
+        return fail(c, LAB_CELL_FAILED, "malformed agent record (%s): '%.120s'", err, line);
+    if (lab_seqcheck_accept(&c->seq, &rec, err, sizeof err) < 0)
+        return fail(c, LAB_CELL_FAILED, "agent records out of order: %s", err);
+
+    switch (rec.type) {
+    case LAB_REC_HELLO:
+        c->res->hello_ns = now - c->start_ns;
+        if (c->env->store) {
+            char ns[32];
+            snprintf(ns, sizeof ns, "%lld", (long long)c->res->hello_ns);
+            lab_store_cell_set(c->env->store, c->cell_id, "boot_to_agent_ns", ns);
+            if (lab_record_get(&rec, "uname"))
+                lab_store_cell_set(c->env->store, c->cell_id, "uname",
+                                   lab_record_get(&rec, "uname"));
+        }
+        c->bye |= c->spec->hello_only;
+        break;
+    case LAB_REC_LOG:
+        lab_info("%s: agent: %s", c->spec->kernel->name, lab_record_get(&rec, "msg"));
+        break;
+    case LAB_REC_BEGIN: {
+        uint64_t rep = 0;
+        lab_record_get_u64(&rec, "rep", &rep);
+        if (rep < MAX_REPS)
+            c->begin_host_ns[rep] = now;
+        break;
+    }
+    case LAB_REC_END:
+        store_sample(c, &rec, now);
+        break;
+    case LAB_REC_ERROR:
+        c->agent_error = 1;
+        return fail(c, LAB_CELL_FAILED, "agent error: %s", lab_record_get(&rec, "msg"));
+    case LAB_REC_BYE:
+        c->bye = 1;
+        break;
+    }
+    return 0;
+}
+
+/* Reads agent records until bye, a failure, the deadline or Ctrl-C. */
+static void pump(struct cell_run *c, virDomainPtr dom)
+{
+    int64_t deadline = c->start_ns + (int64_t)cell_timeout(c->spec) * 1000000000LL;
+    char buf[4096];
+
+    while (!c->bye && c->res->status == LAB_CELL_OK) {
+        struct pollfd pfd = {.fd = c->fd, .events = POLLIN};
+        int n = poll(&pfd, 1, 200);
+        int64_t now = lab_now_ns();
+        if (lab_interrupted) {
+            fail(c, LAB_CELL_INTERRUPTED, "interrupted by signal %d", lab_interrupted);
+            return;
+        }
+        if (n > 0) {
+            ssize_t got = read(c->fd, buf, sizeof buf);
+            if (got > 0) {
+                size_t off = 0;
+                while (off < (size_t)got) {
+                    off += (size_t)lab_linebuf_feed(&c->lines, buf + off, (size_t)got - off);
+                    const char *line;
+                    size_t len;
+                    int r;
+                    while ((r = lab_linebuf_next(&c->lines, &line, &len)) != 0) {
+                        if (r < 0) {
+                            fail(c, LAB_CELL_FAILED, "agent line longer than %d bytes",
+                                 LAB_PROTO_MAX_LINE);
+                            return;
+                        }
+                        if (handle_record(c, line, len, now) < 0 || c->bye)
+                            break;
+                    }
+                    if (c->res->status != LAB_CELL_OK || c->bye)
+                        break;
+                }
+                continue;
+            }
+            if (got == 0) {
+                /* The channel closed: the guest went away. */
+                pfd.revents = POLLHUP;
+            }
+        }
+        if (scan_console(c) < 0)
+            return;
+        if (!lab_vm_running(dom)) {
+            scan_console(c);
+            fail(c, LAB_CELL_FAILED, "guest stopped before the agent finished (console: %s)",
+                 c->console);
+            return;
+        }
+        if (now > deadline) {
+            fail(c, LAB_CELL_FAILED, "no result within %u s: guest hung? (console: %s)",
+                 cell_timeout(c->spec), c->console);
+            return;
+        }
+        if (n > 0 && (pfd.revents & (POLLHUP | POLLERR)))
+            usleep(100 * 1000); /* wait for the domain to be reported gone */
+    }
+}
+
+/* After bye the agent powers the guest off; give it a moment, then force. */
+static void wait_poweroff(virDomainPtr dom)
+{
+    for (int i = 0; i < 100 && lab_vm_running(dom) && !lab_interrupted; i++)
+        usleep(100 * 1000);
+}
+
+static char *build_cmdline(const struct lab_experiment *exp)
+{
+    char *agent = lab_experiment_cmdline(exp);
+    /* panic=1 turns a panic into a reboot, which ends the domain; loglevel
+     * keeps the serial console (slow under TCG) short. */
+    char *cmd = lab_asprintf("console=ttyS0 panic=1 loglevel=4 %s", agent);
+    free(agent);
+    return cmd;
+}
+
+static void keep_console(struct cell_run *c)
+{
+    size_t len;
+    char *text;
+    if (!c->env->log_dir || !(text = lab_read_file(c->console, &len)))
+        return;
+    char *dst = lab_asprintf("%s/cell-%d-%s.console.log", c->env->log_dir, c->spec->index,
+                             c->spec->kernel->name);
+    /* The run directory goes away: point the reason at the kept copy. */
+    char *p = strstr(c->res->reason, c->console);
+    if (lab_mkdir_p(c->env->log_dir, 0755) == 0 && lab_write_file(dst, text, len) == 0 && p) {
+        char tail[1024];
+        snprintf(tail, sizeof tail, "%s%s", dst, p + strlen(c->console));
+        snprintf(p, sizeof c->res->reason - (size_t)(p - c->res->reason), "%s", tail);
+    }
+    free(text);
+    free(dst);
+}
+
+static int prepare(struct cell_run *c, char **xml)
+{
+    const struct lab_cell_spec *spec = c->spec;
+    struct lab_kernel_files kf = {0};
+    char *initrd = NULL, *disk = NULL, *name = NULL, *cmdline = NULL;
+    int rc = -1;
+
+    if (lab_kernel_fetch(spec->kernel, &kf) < 0) {
+        fail(c, LAB_CELL_FAILED, "cannot fetch kernel %s", spec->kernel->name);
+        goto out;
+    }
+    struct lab_initramfs_spec is = {
+        .agent_path = lab_agent_path(spec->kernel->arch),
+        .modules_dir = kf.modules_dir,
+        .modules = ide_modules,
+        .nmodules = sizeof ide_modules / sizeof ide_modules[0],
+    };
+    if (lab_initramfs_get(&is, &initrd) < 0) {
+        fail(c, LAB_CELL_FAILED, "cannot build the boot image for %s", spec->kernel->name);
+        goto out;
+    }
+    struct lab_datadisk_recipe dr = {.fs = "ext2",
+                                     .file_name = "big_file",
+                                     .file_size = spec->exp->file_size,
+                                     .seed = LAB_CONTENT_SEED_DEFAULT};
+    if (lab_datadisk_get(&dr, &disk) < 0) {
+        fail(c, LAB_CELL_FAILED, "cannot build the data disk");
+        goto out;
+    }
+    name = lab_vm_domain_name(spec->index, spec->kernel->name);
+    cmdline = build_cmdline(spec->exp);
+    struct lab_domain_spec ds = {
+        .name = name,
+        .virt_type = spec->virt_type,
+        .arch = spec->kernel->arch,
+        .machine = "pc",
+        .memory_mib = 512,
+        .vcpus = 1,
+        .kernel = kf.bzimage,
+        .initrd = initrd,
+        .cmdline = cmdline,
+        .console_log = c->console,
+        .agent_socket = c->socket,
+        .channel = LAB_CHANNEL_VIRTIO_SERIAL,
+        .ndisks = 1,
+    };
+    ds.disks[0] = (struct lab_domain_disk){disk, "raw", "ide", "hda"};
+    *xml = lab_domain_xml(&ds);
+    rc = *xml ? 0 : fail(c, LAB_CELL_FAILED, "cannot generate the domain XML");
+out:
+    lab_kernel_files_free(&kf);
+    free(initrd);
+    free(disk);
+    free(name);
+    free(cmdline);
+    return rc;
+}
+
+int lab_cell_run(const struct lab_cell_env *env, const struct lab_cell_spec *spec,
+                 struct lab_cell_result *res)
+{
+    struct cell_run *c = lab_xcalloc(1, sizeof *c);
+    virDomainPtr dom = NULL;
+    char *xml = NULL;
+    int64_t t0 = lab_now_ns();
+
+    memset(res, 0, sizeof *res);
+    c->env = env;
+    c->spec = spec;
+    c->res = res;
+    c->fd = -1;
+    lab_linebuf_init(&c->lines);
+    c->dir = lab_asprintf("%s/%ld-%d", lab_run_root(), (long)getpid(), spec->index);
+    c->console = lab_asprintf("%s/console.log", c->dir);
+    c->socket = lab_asprintf("%s/agent.sock", c->dir);
+    if (env->store) {
+        char *params = lab_experiment_cmdline(spec->exp);
+        c->cell_id = lab_store_cell_begin(env->store, env->run_id, spec->kernel->name,
+                                          spec->exp->name, params);
+        free(params);
+        lab_store_cell_set(env->store, c->cell_id, "accel", spec->virt_type);
+    }
+
+    lab_rm_rf(c->dir);
+    if (lab_mkdir_p(c->dir, 0755) < 0) {
+        fail(c, LAB_CELL_FAILED, "cannot create %s", c->dir);
+        goto teardown;
+    }
+    if (prepare(c, &xml) < 0)
+        goto teardown;
+    if (lab_interrupted) {
+        fail(c, LAB_CELL_INTERRUPTED, "interrupted");
+        goto teardown;
+    }
+    c->start_ns = lab_now_ns();
+    dom = lab_vm_start(env->conn, xml);
+    if (!dom) {
+        fail(c, LAB_CELL_FAILED, "libvirt could not start the guest: %s", lab_vm_last_error());
+        goto teardown;
+    }
+    if (connect_agent(c, dom) == 0)
+        pump(c, dom);
+    if (c->bye && res->status == LAB_CELL_OK && !spec->hello_only)
+        wait_poweroff(dom);
+    else if (!c->bye && res->status == LAB_CELL_OK)
+        fail(c, LAB_CELL_FAILED, "agent channel closed before bye (console: %s)", c->console);
+
+teardown:
+    if (c->fd >= 0)
+        close(c->fd);
+    lab_vm_teardown(dom);
+    keep_console(c);
+    lab_rm_rf(c->dir);
+    res->total_ns = lab_now_ns() - t0;
+    if (env->store && c->cell_id > 0)
+        lab_store_cell_end(env->store, c->cell_id, lab_cell_status_name(res->status),
+                           res->status == LAB_CELL_OK ? NULL : res->reason);
+    free(xml);
+    free(c->dir);
+    free(c->console);
+    free(c->socket);
+    int rc = res->status == LAB_CELL_OK ? 0 : -1;
+    free(c);
+    return rc;
+}

@@ -1,0 +1,48 @@
+/* One cell: one kernel running one experiment in one guest, end to end:
+ * images, domain, agent records into the store, teardown always. */
+#ifndef LAB_CELL_H
+#define LAB_CELL_H
+
+#include <libvirt/libvirt.h>
+#include <stdint.h>
+
+#include "experiment.h"
+#include "store.h"
+
+struct lab_kernel;
+
+enum lab_cell_status { LAB_CELL_OK, LAB_CELL_FAILED, LAB_CELL_INTERRUPTED };
+
+struct lab_cell_spec {
+    int index;                      /* position in the run's matrix */
+    const struct lab_kernel *kernel;
+    const struct lab_experiment *exp;
+    const char *virt_type;          /* "qemu" (TCG) or "kvm" */
+    unsigned timeout_s;             /* whole cell; 0 = derived from the work */
+    int hello_only;                 /* stop at the agent's hello (probes, boot benchmarks) */
+};
+
+struct lab_cell_result {
+    enum lab_cell_status status;
+    char reason[1024];
+    int64_t hello_ns; /* domain start to the agent's hello (boot-to-agent) */
+    int64_t total_ns;
+    unsigned samples;
+};
+
+struct lab_cell_env {
+    virConnectPtr conn;
+    struct lab_store *store; /* may be NULL (benchmarks, probes) */
+    int64_t run_id;
+    const char *log_dir;     /* console logs are kept here */
+};
+
+int lab_cell_run(const struct lab_cell_env *env, const struct lab_cell_spec *spec,
+                 struct lab_cell_result *res);
+
+const char *lab_cell_status_name(enum lab_cell_status s);
+
+/* The guest agent binary for an arch ($LAB_AGENT, else the build's). */
+const char *lab_agent_path(const char *arch);
+
+#endif

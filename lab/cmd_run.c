@@ -1,0 +1,212 @@
+/* lab run: expand kernels x experiment into cells, run each, print the
+ * comparison. Everything that can be checked is checked before any boot. */
+#include "accel.h"
+#include "catalog.h"
+#include "cell.h"
+#include "commands.h"
+#include "experiment.h"
+#include "report.h"
+#include "store.h"
+#include "util.h"
+#include "vm.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_KERNELS 32
+
+struct run_opts {
+    char *kernels;
+    const char *experiment;
+    const char *accel;
+    unsigned reps;
+    unsigned timeout;
+    char *sets[32];
+    size_t nsets;
+};
+
+static void run_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: lab run --kernels A[,B...] [options]\n"
+            "  -k, --kernels LIST     kernels from `lab kernels list`, comma-separated\n"
+            "  -e, --experiment E     shipped experiment name or file (default seqread)\n"
+            "  -n, --reps N           runs per kernel (overrides the experiment)\n"
+            "  -s, --set KEY=VALUE    override an experiment key (repeatable)\n"
+            "      --accel A          auto (default), tcg or kvm\n"
+            "      --timeout S        seconds before a cell counts as hung\n");
+}
+
+static int parse_opts(int argc, char **argv, struct run_opts *o)
+{
+    static const struct option longopts[] = {
+        {"kernels", required_argument, NULL, 'k'}, {"experiment", required_argument, NULL, 'e'},
+        {"reps", required_argument, NULL, 'n'},    {"set", required_argument, NULL, 's'},
+        {"accel", required_argument, NULL, 'a'},   {"timeout", required_argument, NULL, 't'},
+        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
+    };
+    int ch;
+    char *end;
+    o->experiment = "seqread";
+    o->accel = "auto";
+    while ((ch = getopt_long(argc, argv, "k:e:n:s:h", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 'k':
+            o->kernels = optarg;
+            break;
+        case 'e':
+            o->experiment = optarg;
+            break;
+        case 'n':
+            o->reps = (unsigned)strtoul(optarg, &end, 10);
+            if (*end || o->reps == 0 || o->reps > 1000)
+                return lab_error("--reps wants a number from 1 to 1000, not '%s'", optarg);
+            break;
+        case 's':
+            if (o->nsets == sizeof o->sets / sizeof o->sets[0])
+                return lab_error("too many --set options");
+            o->sets[o->nsets++] = optarg;
+            break;
+        case 'a':
+            o->accel = optarg;
+            break;
+        case 't':
+            o->timeout = (unsigned)strtoul(optarg, &end, 10);
+            if (*end || o->timeout == 0)
+                return lab_error("--timeout wants seconds, not '%s'", optarg);
+            break;
+        case 'h':
+            run_usage(stdout);
+            exit(0);
+        default:
+            run_usage(stderr);
+            return -1;
+        }
+    }
+    if (optind < argc)
+        return lab_error("unexpected argument '%s'", argv[optind]);
+    if (!o->kernels)
+        return lab_error("--kernels is required (see `lab kernels list`)");
+    return 0;
+}
+
+static size_t resolve_kernels(char *list, const struct lab_kernel **out)
+{
+    size_t n = 0;
+    for (char *save, *name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+        const struct lab_kernel *k = lab_kernel_find(name);
+        if (!k) {
+            char *known = lab_kernel_known_names();
+            lab_error("unknown kernel '%s'; known kernels: %s", name, known);
+            free(known);
+            return 0;
+        }
+        if (n == MAX_KERNELS) {
+            lab_error("at most %d kernels per run", MAX_KERNELS);
+            return 0;
+        }
+        out[n++] = k;
+    }
+    if (n == 0)
+        lab_error("--kernels names no kernel");
+    return n;
+}
+
+static int check_agents(const struct lab_kernel *const *kernels, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const char *path = lab_agent_path(kernels[i]->arch);
+        if (access(path, R_OK) != 0)
+            return lab_error("the guest agent %s is missing; run `make` first", path);
+    }
+    return 0;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    struct run_opts o = {0};
+    struct lab_experiment exp;
+    const struct lab_kernel *kernels[MAX_KERNELS];
+    size_t nk;
+    int failed = 0, rc = 1;
+
+    if (parse_opts(argc, argv, &o) < 0)
+        return 2;
+    o.kernels = lab_xstrdup(o.kernels);
+    nk = resolve_kernels(o.kernels, kernels);
+    if (nk == 0 || lab_experiment_load(o.experiment, &exp) < 0) {
+        free(o.kernels);
+        return 2;
+    }
+    for (size_t i = 0; i < o.nsets; i++)
+        if (lab_experiment_set(&exp, "--set", o.sets[i]) < 0)
+            goto out_exp;
+    if (o.reps)
+        exp.reps = o.reps;
+    if (check_agents(kernels, nk) < 0)
+        goto out_exp;
+
+    virConnectPtr conn = lab_vm_connect();
+    if (!conn)
+        goto out_exp;
+    lab_vm_sweep_stale(conn);
+    struct lab_store *st;
+    if (lab_mkdir_p(lab_home(), 0755) < 0 || lab_store_open(lab_store_path(), &st) < 0)
+        goto out_conn;
+
+    char cmdline[1024] = "lab";
+    for (int i = 0; i < argc; i++)
+        snprintf(cmdline + strlen(cmdline), sizeof cmdline - strlen(cmdline), " %s", argv[i]);
+    int64_t run = lab_store_run_begin(st, cmdline, exp.name, "fast");
+    char *log_dir = lab_asprintf("%s/logs/run-%lld", lab_home(), (long long)run);
+    struct lab_cell_env env = {.conn = conn, .store = st, .run_id = run, .log_dir = log_dir};
+    lab_install_signal_handlers();
+
+    struct lab_cell_spec first = {.index = 0, .kernel = kernels[0], .exp = &exp};
+    const char *virt_type = lab_accel_choose(o.accel, &env, &first);
+    if (!virt_type) {
+        lab_store_run_end(st, run, lab_interrupted ? "interrupted" : "failed");
+        goto out_store;
+    }
+
+    fprintf(stderr, "lab: run %lld: %s x %zu kernel(s), %u run(s) each, %s\n", (long long)run,
+            exp.name, nk, exp.reps, strcmp(virt_type, "kvm") == 0 ? "KVM" : "TCG");
+    for (size_t i = 0; i < nk && !lab_interrupted; i++) {
+        struct lab_cell_spec spec = {.index = (int)i,
+                                     .kernel = kernels[i],
+                                     .exp = &exp,
+                                     .virt_type = virt_type,
+                                     .timeout_s = o.timeout};
+        struct lab_cell_result res;
+        fprintf(stderr, "lab: [%zu/%zu] %s: %s\n", i + 1, nk, kernels[i]->name, exp.name);
+        if (lab_cell_run(&env, &spec, &res) < 0) {
+            failed++;
+            lab_error("cell %s/%s %s: %s", kernels[i]->name, exp.name,
+                      lab_cell_status_name(res.status), res.reason);
+        } else {
+            fprintf(stderr, "lab: [%zu/%zu] %s: %u run(s), agent up after %.1f s, cell %.1f s\n",
+                    i + 1, nk, kernels[i]->name, res.samples, (double)res.hello_ns / 1e9,
+                    (double)res.total_ns / 1e9);
+        }
+    }
+    const char *status = lab_interrupted ? "interrupted" : failed ? "failed" : "ok";
+    lab_store_run_end(st, run, status);
+    printf("\n");
+    lab_report_run(stdout, st, run);
+    if (lab_interrupted)
+        fprintf(stderr, "lab: interrupted; the samples measured so far are stored (lab show %lld)\n",
+                (long long)run);
+    rc = lab_interrupted ? 130 : failed ? 1 : 0;
+out_store:
+    free(log_dir);
+    lab_store_close(st);
+out_conn:
+    virConnectClose(conn);
+out_exp:
+    lab_experiment_free(&exp);
+    free(o.kernels);
+    return rc;
+}

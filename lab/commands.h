@@ -1,0 +1,15 @@
+/* The lab's subcommands; main.c dispatches through a table of these. */
+#ifndef LAB_COMMANDS_H
+#define LAB_COMMANDS_H
+
+int cmd_run(int argc, char **argv);
+int cmd_kernels(int argc, char **argv);
+int cmd_experiments(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_runs(int argc, char **argv);
+
+/* The result store every command reads and writes ($LAB_STORE or
+ * $LAB_HOME/results.db). */
+const char *lab_store_path(void);
+
+#endif

@@ -1,0 +1,64 @@
+/* lab: boots matrices of guest kernels under QEMU through libvirt and
+ * compares their IO performance. This file only dispatches subcommands. */
+#include "commands.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct command {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *usage;
+} commands[] = {
+    {"run", cmd_run, "run --kernels A,B [--experiment E] [--reps N]   boot kernels, run, compare"},
+    {"kernels", cmd_kernels, "kernels list|fetch NAME                       the kernel catalog"},
+    {"experiments", cmd_experiments, "experiments                                   shipped experiments"},
+    {"runs", cmd_runs, "runs                                          stored runs"},
+    {"show", cmd_show, "show [RUN]                                    report of a stored run"},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: lab [-v] COMMAND [ARGS]\n\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  lab %s\n", commands[i].usage);
+    fprintf(out, "\nlab COMMAND --help shows a command's options. Cache: %s\n", lab_home());
+}
+
+const char *lab_store_path(void)
+{
+    static char *path;
+    const char *env = getenv("LAB_STORE");
+    if (!path)
+        path = env && *env ? lab_xstrdup(env) : lab_asprintf("%s/results.db", lab_home());
+    return path;
+}
+
+int main(int argc, char **argv)
+{
+    int i = 1;
+    for (; i < argc && argv[i][0] == '-'; i++) {
+        if (strcmp(argv[i], "-v") == 0 || strcmp(argv[i], "--verbose") == 0) {
+            lab_verbose = 1;
+        } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            usage(stdout);
+            return 0;
+        } else {
+            lab_error("unknown option '%s'", argv[i]);
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (i == argc) {
+        usage(stderr);
+        return 2;
+    }
+    for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++)
+        if (strcmp(argv[i], commands[c].name) == 0)
+            return commands[c].fn(argc - i, argv + i);
+    lab_error("unknown command '%s'", argv[i]);
+    usage(stderr);
+    return 2;
+}
