@@ -1,0 +1,69 @@
+/* The guest agent's main: PID 1 set-up, the channel, the experiment, power off. */
+#include "agent.h"
+#include "str.h"
+#include "sys.h"
+
+static char cmdline[4096];
+
+static void hello(void)
+{
+    struct k_utsname u;
+    if (sys_uname(&u) < 0)
+        agent_cat(u.release, sizeof(u.release), 0, "unknown");
+    u.release[sizeof(u.release) - 1] = 0;
+    struct agent_line *l = report_start("hello");
+    agent_line_u64(l, "v", LAB_PROTO_VERSION);
+    agent_line_str(l, "agent", LAB_AGENT_VERSION);
+    agent_line_str(l, "uname", u.release);
+    agent_line_str(l, "arch", LAB_ARCH_NAME);
+    report_send();
+}
+
+int agent_main(int argc, char **argv, char **envp)
+{
+    struct agent_config cfg;
+    char why[256];
+
+    con_puts("lab-agent " LAB_AGENT_VERSION " (" LAB_ARCH_NAME ") starting\n");
+    if (is_pid1())
+        setup_proc();
+
+    agent_config_defaults(&cfg);
+    long n = read_file("/proc/cmdline", cmdline, sizeof(cmdline));
+    if (n < 0)
+        note("cannot read /proc/cmdline; using defaults");
+    else if (agent_config_parse(&cfg, cmdline, (size_t)n))
+        note(cfg.err);
+
+    if (is_pid1()) {
+        setup_mounts(&cfg);
+        setup_modules("/etc/lab/modules");
+    }
+
+    why[0] = 0;
+    int fd = setup_channel(&cfg, why, sizeof(why));
+    if (fd < 0) {
+        con_puts("lab-agent: no report channel: ");
+        con_puts(why);
+        con_puts("\n");
+        finish();
+    }
+    report_init(fd);
+    hello();
+    for (size_t i = 0; i < notes_count(); i++)
+        report_log(notes_get(i));
+
+    uint64_t runs = 0;
+    if (!agent_streq(cfg.test, "seqread")) {
+        report_error("unknown lab.test", cfg.test, -1);
+    } else if (setup_block_device(&cfg, why, sizeof(why)) < 0) {
+        report_error(why, "seqread", -1);
+    } else {
+        runs = seqread_run(&cfg);
+    }
+
+    struct agent_line *l = report_start("bye");
+    agent_line_u64(l, "runs", runs);
+    report_send();
+    finish();
+}

@@ -1,0 +1,162 @@
+/* The sequential-read experiment: read a file of the data disk in lab.bs
+ * blocks after dropping its cached pages, timing the run. */
+#include "agent.h"
+#include "parse.h"
+#include "str.h"
+#include "sys.h"
+#include "verify.h"
+
+static unsigned char iobuf[LAB_AGENT_MAX_BS] __attribute__((aligned(4096)));
+
+static void fail(const char *what, long err, uint64_t rep)
+{
+    char m[200];
+    size_t at = agent_cat(m, sizeof(m), 0, what);
+    if (err) {
+        at = agent_cat(m, sizeof(m), at, ": errno ");
+        agent_cat_i64(m, sizeof(m), at, -err);
+    }
+    report_error(m, "seqread", (int64_t)rep);
+}
+
+/* Sectors the kernel has read from the device so far (sysfs, else
+ * /proc/diskstats); -1 where neither exists (2.4). */
+static int64_t sectors_read(const char *name)
+{
+    static char txt[16384];
+    char path[96];
+    uint64_t v;
+    size_t at = agent_cat(path, sizeof(path), 0, "/sys/block/");
+    at = agent_cat(path, sizeof(path), at, name);
+    agent_cat(path, sizeof(path), at, "/stat");
+    long n = read_file(path, txt, sizeof(txt));
+    if (n > 0 && agent_blockstat_sectors_read(txt, (size_t)n, NULL, &v) == 0)
+        return (int64_t)v;
+    n = read_file("/proc/diskstats", txt, sizeof(txt));
+    if (n > 0 && agent_blockstat_sectors_read(txt, (size_t)n, name, &v) == 0)
+        return (int64_t)v;
+    return -1;
+}
+
+/* One run; returns 0 if it ended with an `end` record. */
+static int one_run(const struct agent_config *c, uint64_t rep)
+{
+    char dev[64], file[300];
+    size_t at = agent_cat(dev, sizeof(dev), 0, "/dev/");
+    agent_cat(dev, sizeof(dev), at, c->dev);
+    at = agent_cat(file, sizeof(file), 0, "/mnt/");
+    agent_cat(file, sizeof(file), at, c->file);
+
+    long dfd = sys_open(dev, O_RDONLY_ | O_LARGEFILE_, 0);
+    if (dfd < 0) {
+        fail("open block device", dfd, rep);
+        return -1;
+    }
+    if (c->ra > 0) {
+        long r = sys_ioctl((int)dfd, BLKRASET_, (unsigned long)c->ra);
+        if (r < 0) {
+            fail("BLKRASET", r, rep);
+            sys_close((int)dfd);
+            return -1;
+        }
+    }
+    unsigned long ra = 0;
+    long r = sys_ioctl((int)dfd, BLKRAGET_, (unsigned long)&ra);
+    if (r < 0) {
+        fail("BLKRAGET", r, rep);
+        sys_close((int)dfd);
+        return -1;
+    }
+
+    long fd = sys_open(file, O_RDONLY_ | O_LARGEFILE_, 0);
+    if (fd < 0) {
+        fail("open file", fd, rep);
+        sys_close((int)dfd);
+        return -1;
+    }
+    sys_sync();
+    r = sys_fadvise_dontneed((int)fd);
+    if (r < 0 && r != -E_NOSYS)
+        fail("fadvise DONTNEED", r, rep); /* reported, the run goes on */
+
+    struct agent_verify v;
+    agent_verify_init(&v, c->seed);
+    int64_t sec0 = sectors_read(c->dev);
+    struct k_rusage ru0, ru1;
+    sys_getrusage(RUSAGE_SELF_, &ru0);
+    uint64_t t0 = sys_now_ns();
+
+    struct agent_line *l = report_start("begin");
+    agent_line_str(l, "test", "seqread");
+    agent_line_u64(l, "rep", rep);
+    agent_line_u64(l, "guest_ns", t0);
+    report_send();
+
+    uint64_t bytes = 0;
+    size_t bs = (size_t)c->bs;
+    long err = 0;
+    for (;;) {
+        size_t want = bs;
+        if (c->size && c->size - bytes < want)
+            want = (size_t)(c->size - bytes);
+        if (want == 0)
+            break;
+        long n = sys_read((int)fd, iobuf, want);
+        if (n == -E_INTR)
+            continue;
+        if (n < 0) {
+            err = n;
+            break;
+        }
+        if (n == 0)
+            break;
+        if (c->verify)
+            agent_verify_feed(&v, iobuf, (size_t)n);
+        bytes += (uint64_t)n;
+    }
+    uint64_t verr = c->verify ? agent_verify_finish(&v) : 0;
+
+    uint64_t t1 = sys_now_ns();
+    sys_getrusage(RUSAGE_SELF_, &ru1);
+    sys_close((int)fd);
+    sys_close((int)dfd);
+    int64_t sec1 = sectors_read(c->dev);
+
+    if (err) {
+        fail("read", err, rep);
+        return -1;
+    }
+    if (c->size && bytes < c->size) {
+        fail("file shorter than lab.size", 0, rep);
+        return -1;
+    }
+    l = report_start("end");
+    agent_line_str(l, "test", "seqread");
+    agent_line_u64(l, "rep", rep);
+    agent_line_u64(l, "guest_ns", t1);
+    agent_line_u64(l, "bytes", bytes);
+    agent_line_u64(l, "real_ns", t1 - t0);
+    agent_line_u64(l, "user_ns", sys_timeval_ns(&ru1.ru_utime) - sys_timeval_ns(&ru0.ru_utime));
+    agent_line_u64(l, "sys_ns", sys_timeval_ns(&ru1.ru_stime) - sys_timeval_ns(&ru0.ru_stime));
+    agent_line_u64(l, "ra_sectors", ra);
+    agent_line_u64(l, "bs", c->bs);
+    if (c->verify)
+        agent_line_u64(l, "verify_errors", verr);
+    if (sec0 >= 0 && sec1 >= sec0) /* what reached the disk: shows the cache was dropped */
+        agent_line_u64(l, "dev_read_bytes", (uint64_t)(sec1 - sec0) * 512);
+    report_send();
+    return 0;
+}
+
+uint64_t seqread_run(const struct agent_config *c)
+{
+    if (c->bs > LAB_AGENT_MAX_BS) {
+        report_error("lab.bs larger than the agent's 4 MiB buffer", "seqread", -1);
+        return 0;
+    }
+    uint64_t runs = 0;
+    for (uint64_t rep = 0; rep < c->reps; rep++)
+        if (one_run(c, rep) == 0)
+            runs++;
+    return runs;
+}

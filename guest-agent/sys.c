@@ -1,0 +1,112 @@
+/* Syscalls with era fallbacks. */
+#include "sys.h"
+#include "str.h"
+
+uint64_t sys_timeval_ns(const struct k_timeval *tv)
+{
+    return (uint64_t)(unsigned long)tv->tv_sec * 1000000000ULL +
+           (uint64_t)(unsigned long)tv->tv_usec * 1000ULL;
+}
+
+uint64_t sys_now_ns(void)
+{
+    static int no_clock_gettime;
+    if (!no_clock_gettime) {
+        struct k_timespec ts;
+        long r = sc2(NR_clock_gettime, CLOCK_MONOTONIC_, (long)&ts);
+        if (r == 0)
+            return (uint64_t)(unsigned long)ts.tv_sec * 1000000000ULL +
+                   (uint64_t)(unsigned long)ts.tv_nsec;
+        no_clock_gettime = 1; /* -ENOSYS (2.4) or -EINVAL */
+    }
+    struct k_timeval tv;
+    sc2(NR_gettimeofday, (long)&tv, 0);
+    return sys_timeval_ns(&tv);
+}
+
+long sys_fadvise_dontneed(int fd)
+{
+#if defined(__x86_64__)
+    return sc4(NR_fadvise64, fd, 0, 0, POSIX_FADV_DONTNEED_);
+#else
+    /* fadvise64_64(fd, off_lo, off_hi, len_lo, len_hi, advice), then the older
+     * fadvise64(fd, off_lo, off_hi, len, advice). */
+    long r = sc6(NR_fadvise64_64, fd, 0, 0, 0, 0, POSIX_FADV_DONTNEED_);
+    if (r == -E_NOSYS)
+        r = sc5(NR_fadvise64, fd, 0, 0, 0, POSIX_FADV_DONTNEED_);
+    return r;
+#endif
+}
+
+/* The old struct linux_dirent of getdents(2). */
+struct k_dirent_old {
+    unsigned long d_ino;
+    unsigned long d_off;
+    unsigned short d_reclen;
+    char d_name[];
+};
+
+long sys_getdents(int fd, void *buf, size_t len)
+{
+    static int no_getdents64;
+    if (!no_getdents64) {
+        long r = sc3(NR_getdents64, fd, (long)buf, (long)len);
+        if (r != -E_NOSYS)
+            return r;
+        no_getdents64 = 1;
+    }
+    /* An old entry is at least 12 bytes, its dirent64 form at most twice
+     * that: read at most len/2 bytes of old entries, then convert. */
+    static char tmp[2048];
+    size_t want = len / 2 < sizeof(tmp) ? len / 2 : sizeof(tmp);
+    long r = sc3(NR_getdents, fd, (long)tmp, (long)want);
+    if (r <= 0)
+        return r;
+    char *out = buf;
+    size_t o = 0;
+    for (long i = 0; i < r;) {
+        struct k_dirent_old *od = (struct k_dirent_old *)(tmp + i);
+        size_t nl = agent_strlen(od->d_name);
+        size_t rl = (offsetof(struct k_dirent64, d_name) + nl + 1 + 7) & ~(size_t)7;
+        if (od->d_reclen == 0 || o + rl > len)
+            break;
+        struct k_dirent64 nd;
+        nd.d_ino = od->d_ino;
+        nd.d_off = (int64_t)od->d_off;
+        nd.d_reclen = (uint16_t)rl;
+        nd.d_type = 0;
+        agent_memcpy(out + o, &nd, offsetof(struct k_dirent64, d_name));
+        agent_memcpy(out + o + offsetof(struct k_dirent64, d_name), od->d_name, nl + 1);
+        o += rl;
+        i += od->d_reclen;
+    }
+    return (long)o;
+}
+
+void *sys_alloc(size_t len)
+{
+    long r;
+#if defined(__x86_64__)
+    r = sc6(NR_mmap, 0, (long)len, 3 /* PROT_READ|WRITE */, 0x22 /* MAP_PRIVATE|ANON */, -1, 0);
+#else
+    unsigned long a[6] = {0, len, 3, 0x22, (unsigned long)-1, 0};
+    r = sc1(NR_old_mmap, (long)a);
+#endif
+    if ((unsigned long)r >= (unsigned long)-4095)
+        return NULL;
+    return (void *)r;
+}
+
+void sys_free(void *p, size_t len)
+{
+    if (p)
+        sc2(NR_munmap, (long)p, (long)len);
+}
+
+void sys_sleep_ms(unsigned ms)
+{
+    struct k_timespec ts = {(long)(ms / 1000), (long)(ms % 1000) * 1000000L};
+    struct k_timespec rem;
+    while (sys_nanosleep(&ts, &rem) == -E_INTR)
+        ts = rem;
+}

@@ -1,0 +1,209 @@
+/* Thin, era-safe syscall layer of the guest agent. Every wrapper returns the
+ * kernel's raw result: >= 0 on success, -errno on failure. Only syscalls that
+ * exist in Linux 2.4.0 are used, or a newer one with a fallback on -ENOSYS. */
+#ifndef LAB_AGENT_SYS_H
+#define LAB_AGENT_SYS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__x86_64__)
+#include "arch/x86_64.h"
+#elif defined(__i386__)
+#include "arch/i386.h"
+#else
+#error "lab-agent: unsupported architecture"
+#endif
+
+#define E_PERM   1
+#define E_NOENT  2
+#define E_INTR   4
+#define E_IO     5
+#define E_NOMEM  12
+#define E_BUSY   16
+#define E_EXIST  17
+#define E_NODEV  19
+#define E_INVAL  22
+#define E_NOSYS  38
+#define E_NOTDIR 20
+
+#define O_RDONLY_    0
+#define O_WRONLY_    01
+#define O_RDWR_      02
+#define O_NOCTTY_    0400
+#define O_NONBLOCK_  04000
+#define O_DIRECTORY_ 0200000
+#if defined(__i386__)
+#define O_LARGEFILE_ 0100000
+#else
+#define O_LARGEFILE_ 0
+#endif
+
+#define S_IFCHR_ 0020000
+#define S_IFBLK_ 0060000
+
+#define MS_RDONLY_ 1
+
+#define BLKRASET_ 0x1262
+#define BLKRAGET_ 0x1263
+#define TCGETS_   0x5401
+#define TCSETS_   0x5402
+
+#define POSIX_FADV_DONTNEED_ 4
+
+#define LINUX_REBOOT_MAGIC1_        0xfee1deadUL
+#define LINUX_REBOOT_MAGIC2_        672274793UL
+#define LINUX_REBOOT_CMD_POWER_OFF_ 0x4321FEDCUL
+
+#define CLOCK_MONOTONIC_ 1
+#define RUSAGE_SELF_     0
+
+struct k_timespec {
+    long tv_sec;
+    long tv_nsec;
+};
+
+struct k_timeval {
+    long tv_sec;
+    long tv_usec;
+};
+
+struct k_rusage {
+    struct k_timeval ru_utime;
+    struct k_timeval ru_stime;
+    long rest[14];
+};
+
+struct k_utsname {
+    char sysname[65];
+    char nodename[65];
+    char release[65];
+    char version[65];
+    char machine[65];
+    char domainname[65];
+};
+
+/* The kernel's struct termios (TCGETS/TCSETS), identical on i386 and x86_64. */
+struct k_termios {
+    uint32_t c_iflag;
+    uint32_t c_oflag;
+    uint32_t c_cflag;
+    uint32_t c_lflag;
+    uint8_t c_line;
+    uint8_t c_cc[19];
+};
+
+static inline long sys_read(int fd, void *buf, size_t n)
+{
+    return sc3(NR_read, fd, (long)buf, (long)n);
+}
+
+static inline long sys_write(int fd, const void *buf, size_t n)
+{
+    return sc3(NR_write, fd, (long)buf, (long)n);
+}
+
+static inline long sys_open(const char *path, int flags, int mode)
+{
+    return sc3(NR_open, (long)path, flags, mode);
+}
+
+static inline long sys_close(int fd)
+{
+    return sc1(NR_close, fd);
+}
+
+static inline long sys_lseek(int fd, long off, int whence)
+{
+    return sc3(NR_lseek, fd, off, whence);
+}
+
+static inline long sys_ioctl(int fd, unsigned long req, unsigned long arg)
+{
+    return sc3(NR_ioctl, fd, (long)req, (long)arg);
+}
+
+static inline long sys_mkdir(const char *path, int mode)
+{
+    return sc2(NR_mkdir, (long)path, mode);
+}
+
+/* dev is encoded the 2.6 way (new_encode_dev); equal to the 2.4 way for
+ * major < 256 and minor < 256. */
+static inline long sys_mknod(const char *path, int mode, unsigned major, unsigned minor)
+{
+    unsigned long dev = (minor & 0xffu) | (major << 8) | ((minor & ~0xffu) << 12);
+    return sc3(NR_mknod, (long)path, mode, (long)dev);
+}
+
+static inline long sys_mount(const char *src, const char *dst, const char *type,
+                             unsigned long flags, const void *data)
+{
+    return sc5(NR_mount, (long)src, (long)dst, (long)type, (long)flags, (long)data);
+}
+
+static inline long sys_init_module(const void *img, unsigned long len, const char *args)
+{
+    return sc3(NR_init_module, (long)img, (long)len, (long)args);
+}
+
+static inline long sys_getpid(void)
+{
+    return sc0(NR_getpid);
+}
+
+static inline long sys_uname(struct k_utsname *u)
+{
+    return sc1(NR_uname, (long)u);
+}
+
+static inline long sys_getrusage(int who, struct k_rusage *ru)
+{
+    return sc2(NR_getrusage, who, (long)ru);
+}
+
+static inline long sys_nanosleep(const struct k_timespec *req, struct k_timespec *rem)
+{
+    return sc2(NR_nanosleep, (long)req, (long)rem);
+}
+
+static inline void sys_sync(void)
+{
+    sc0(NR_sync);
+}
+
+static inline long sys_pause(void)
+{
+    return sc0(NR_pause);
+}
+
+static inline long sys_reboot(unsigned long cmd)
+{
+    return sc4(NR_reboot, (long)LINUX_REBOOT_MAGIC1_, (long)LINUX_REBOOT_MAGIC2_, (long)cmd, 0);
+}
+
+static inline __attribute__((noreturn)) void sys_exit(int code)
+{
+    for (;;)
+        sc1(NR_exit, code);
+}
+
+/* With fallbacks (sys.c). */
+uint64_t sys_now_ns(void);                        /* CLOCK_MONOTONIC or gettimeofday */
+long sys_fadvise_dontneed(int fd);                /* whole file */
+long sys_getdents(int fd, void *buf, size_t len); /* normalised to linux_dirent64 */
+void *sys_alloc(size_t len);                      /* anonymous mmap; NULL on failure */
+void sys_free(void *p, size_t len);
+void sys_sleep_ms(unsigned ms);
+uint64_t sys_timeval_ns(const struct k_timeval *tv);
+
+/* What sys_getdents fills in (the kernel's linux_dirent64). */
+struct k_dirent64 {
+    uint64_t d_ino;
+    int64_t d_off;
+    uint16_t d_reclen;
+    uint8_t d_type;
+    char d_name[];
+};
+
+#endif
