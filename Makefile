@@ -6,12 +6,11 @@ CC      ?= cc
 PKGS    := libvirt sqlite3 gsl libxml-2.0 libarchive liblzma libcrypto
 WARN    := -Wall -Wextra -Wshadow -Wno-unused-parameter -Wformat=2
 CFLAGS  ?= -O2 -g
-HOST_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -MMD -MP -I. -Ihost -Iguest-agent \
+HOST_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -MMD -MP -I. -Ihost -Iguest-agent -Ikernels -Iimages -Ilab \
                $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+HOST_CFLAGS += -DLAB_EXPERIMENTS_DIR='"$(CURDIR)/lab/experiments"' \
+               -DLAB_AGENT_DIR='"$(CURDIR)/$(BUILD)"'
 HOST_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -lpthread
-
-LAB_HOME ?= $(if $(filter 0,$(shell id -u)),/var/cache/lab,$(HOME)/.cache/lab)
-export LAB_HOME
 
 .PHONY: all deps check check-unit check-boot run bench clean format golden-regen
 
@@ -21,16 +20,16 @@ include guest-agent/agent.mk
 
 # The host library: every host/*.c.
 HOST_SRCS := $(wildcard host/*.c kernels/*.c images/*.c)
-HOST_OBJS := $(HOST_SRCS:%.c=$(BUILD)/%.o)
+HOST_OBJS := $(HOST_SRCS:%.c=$(BUILD)/obj/%.o)
 $(BUILD)/libhost.a: $(HOST_OBJS)
 	ar rcs $@ $^
 
 LAB_SRCS := $(wildcard lab/*.c)
-LAB_OBJS := $(LAB_SRCS:%.c=$(BUILD)/%.o)
+LAB_OBJS := $(LAB_SRCS:%.c=$(BUILD)/obj/%.o)
 $(BUILD)/lab: $(LAB_OBJS) $(BUILD)/libhost.a
 	$(CC) -o $@ $(LAB_OBJS) $(BUILD)/libhost.a $(HOST_LIBS)
 
-$(BUILD)/%.o: %.c
+$(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(HOST_CFLAGS) -c -o $@ $<
 

@@ -1,0 +1,32 @@
+#!/bin/bash
+# Installs what the lab needs on Debian 12 (idempotent: apt-get runs only
+# when a package is missing) and makes sure libvirtd is running.
+set -eu
+packages=(
+    build-essential pkg-config clang-format
+    libvirt-daemon-system libvirt-clients libvirt-dev qemu-system-x86 qemu-utils
+    libguestfs-dev libguestfs-tools nbdkit nbdkit-plugin-dev
+    libcmocka-dev libsqlite3-dev libgsl-dev libxml2-dev libarchive-dev liblzma-dev libssl-dev
+    libjson-c-dev e2fsprogs kmod xz-utils dpkg-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    if [ "$(id -u)" != 0 ]; then
+        echo "lab: missing packages: ${missing[*]}" >&2
+        echo "lab: run as root: apt-get install -y ${missing[*]}" >&2
+        exit 1
+    fi
+    echo "lab: installing ${missing[*]}" >&2
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# libvirtd is not started on a fresh machine (no systemd in containers/CI).
+if [ "$(id -u)" = 0 ] && ! virsh -c qemu:///system version >/dev/null 2>&1; then
+    echo "lab: starting virtlogd and libvirtd" >&2
+    pgrep -x virtlogd >/dev/null || virtlogd -d
+    pgrep -x libvirtd >/dev/null || libvirtd -d
+    for _ in $(seq 50); do virsh -c qemu:///system version >/dev/null 2>&1 && break; sleep 0.2; done
+fi
