@@ -16,11 +16,14 @@ HOST_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -lpthread
 
 all: $(BUILD)/lab $(BUILD)/lab-agent
 
-include guest-agent/agent.mk
-
-# The host library: every host/*.c.
+# The host library: every host/*.c, kernels/*.c, images/*.c, plus what the
+# fragments below add (they may append to HOST_SRCS).
 HOST_SRCS := $(wildcard host/*.c kernels/*.c images/*.c)
-HOST_OBJS := $(HOST_SRCS:%.c=$(BUILD)/obj/%.o)
+HOST_OBJS = $(HOST_SRCS:%.c=$(BUILD)/obj/%.o)
+
+include guest-agent/agent.mk
+include host/hdd/hdd.mk
+
 $(BUILD)/libhost.a: $(HOST_OBJS)
 	ar rcs $@ $^
 

@@ -1,0 +1,1 @@
+# Placeholder: the nbdkit hdd filter's build rules live here.
