@@ -200,48 +200,6 @@ static void test_load_bytes(void **state)
     free(p);
 }
 
-/* The real Debian trees, when present (not in CI). */
-static void test_real_trees(void **state)
-{
-    const char *dirs[] = {
-        "/tmp/k/linux-image-6.1.0-47-amd64-unsigned/lib/modules/6.1.0-47-amd64",
-        "/tmp/k/linux-image-6.12.113+deb12-amd64-unsigned/lib/modules/6.12.113+deb12-amd64",
-    };
-    const char *wanted[] = {"ata_piix", "sd_mod", "ext4", "virtio_console", "virtio_pci"};
-    int ran = 0;
-    for (size_t i = 0; i < 2; i++) {
-        char *dep = lab_asprintf("%s/modules.dep", dirs[i]);
-        int have = lab_file_exists(dep);
-        free(dep);
-        if (!have)
-            continue;
-        ran++;
-        char **paths;
-        size_t n;
-        assert_int_equal(lab_modules_resolve(dirs[i], wanted, 5, &paths, &n), 0);
-        size_t libata = index_of(
-            paths, n, i ? "kernel/drivers/ata/libata.ko.xz" : "kernel/drivers/ata/libata.ko");
-        size_t piix = index_of(
-            paths, n, i ? "kernel/drivers/ata/ata_piix.ko.xz" : "kernel/drivers/ata/ata_piix.ko");
-        assert_true(libata < piix);
-        for (size_t j = 0; j < n; j++) {
-            char *p = lab_asprintf("%s/%s", dirs[i], paths[j]);
-            unsigned char *d;
-            size_t len;
-            assert_int_equal(lab_module_load_bytes(p, &d, &len), 0);
-            assert_true(len > 4);
-            assert_memory_equal(d, "\177ELF", 4);
-            free(d);
-            free(p);
-            if (i == 1) /* built into 6.12 */
-                assert_null(strstr(paths[j], "virtio"));
-        }
-        lab_modules_free(paths, n);
-    }
-    if (!ran)
-        skip();
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -249,7 +207,6 @@ int main(void)
         cmocka_unit_test(test_builtin_skipped), cmocka_unit_test(test_dash_underscore),
         cmocka_unit_test(test_unknown_module),  cmocka_unit_test(test_missing_dep_file),
         cmocka_unit_test(test_module_name),     cmocka_unit_test(test_load_bytes),
-        cmocka_unit_test(test_real_trees),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
