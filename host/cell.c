@@ -408,6 +408,9 @@ int lab_cell_run(const struct lab_cell_env *env, const struct lab_cell_spec *spe
                                           spec->exp->name, params);
         free(params);
         lab_store_cell_set(env->store, c->cell_id, "accel", spec->virt_type);
+        char warmup[16];
+        snprintf(warmup, sizeof warmup, "%u", spec->exp->warmup);
+        lab_store_cell_set(env->store, c->cell_id, "warmup", warmup);
     }
 
     lab_rm_rf(c->dir);

@@ -11,7 +11,8 @@ struct lab_experiment {
     char *path;      /* where it was read from */
     char *test;      /* agent test: "seqread" */
     char *summary;   /* one line for reports */
-    unsigned reps;   /* runs per cell */
+    unsigned reps;   /* runs per cell that count */
+    unsigned warmup; /* runs before those, stored but left out of statistics */
     uint64_t block_size;
     unsigned readahead; /* sectors; 0 = the kernel's default */
     uint64_t file_size;

@@ -9,6 +9,7 @@
 #define MAX_CELLS 64
 
 struct kernel_rows {
+    int warmup; /* samples with rep < warmup are left out */
     char kernel[128];
     char status[32];
     char reason[1024];
@@ -27,6 +28,8 @@ struct report {
 static int collect_sample(const struct lab_sample *s, void *ctx)
 {
     struct kernel_rows *r = ctx;
+    if (s->rep < r->warmup)
+        return 0;
     size_t i = r->n++;
     r->secs = realloc(r->secs, r->n * sizeof *r->secs);
     r->mbps = realloc(r->mbps, r->n * sizeof *r->mbps);
@@ -55,6 +58,9 @@ static int collect_cell(const struct lab_cell_info *ci, void *ctx)
     snprintf(r->status, sizeof r->status, "%s", ci->status ? ci->status : "running");
     snprintf(r->reason, sizeof r->reason, "%s", ci->reason ? ci->reason : "");
     snprintf(rep->experiment, sizeof rep->experiment, "%s", ci->experiment);
+    char buf[32];
+    if (lab_store_cell_get(rep->st, ci->id, "warmup", buf, sizeof buf))
+        r->warmup = atoi(buf);
     return lab_store_foreach_sample(rep->st, ci->id, collect_sample, r);
 }
 

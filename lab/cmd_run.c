@@ -172,8 +172,9 @@ int cmd_run(int argc, char **argv)
         goto out_store;
     }
 
-    fprintf(stderr, "lab: run %lld: %s x %zu kernel(s), %u run(s) each, %s\n", (long long)run,
-            exp.name, nk, exp.reps, strcmp(virt_type, "kvm") == 0 ? "KVM" : "TCG");
+    fprintf(stderr, "lab: run %lld: %s x %zu kernel(s), %u run(s) each after %u warm-up, %s\n",
+            (long long)run, exp.name, nk, exp.reps, exp.warmup,
+            strcmp(virt_type, "kvm") == 0 ? "KVM" : "TCG");
     for (size_t i = 0; i < nk && !lab_interrupted; i++) {
         struct lab_cell_spec spec = {.index = (int)i,
                                      .kernel = kernels[i],
@@ -187,9 +188,10 @@ int cmd_run(int argc, char **argv)
             lab_error("cell %s/%s %s: %s", kernels[i]->name, exp.name,
                       lab_cell_status_name(res.status), res.reason);
         } else {
-            fprintf(stderr, "lab: [%zu/%zu] %s: %u run(s), agent up after %.1f s, cell %.1f s\n",
-                    i + 1, nk, kernels[i]->name, res.samples, (double)res.hello_ns / 1e9,
-                    (double)res.total_ns / 1e9);
+            fprintf(stderr,
+                    "lab: [%zu/%zu] %s: %u run(s) + %u warm-up, agent up after %.1f s, cell %.1f s\n",
+                    i + 1, nk, kernels[i]->name, res.samples - exp.warmup, exp.warmup,
+                    (double)res.hello_ns / 1e9, (double)res.total_ns / 1e9);
         }
     }
     const char *status = lab_interrupted ? "interrupted" : failed ? "failed" : "ok";
