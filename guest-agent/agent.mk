@@ -3,7 +3,7 @@
 
 AGENT_DIR    := guest-agent
 AGENT_PURE   := fmt.c cmdline.c parse.c verify.c
-AGENT_SRCS   := start.c main.c util.c report.c setup.c seqread.c sys.c $(AGENT_PURE)
+AGENT_SRCS   := start.c main.c util.c report.c setup.c seqread.c selftest.c sys.c $(AGENT_PURE)
 AGENT_DEPS   := $(wildcard $(AGENT_DIR)/*.c $(AGENT_DIR)/*.h $(AGENT_DIR)/arch/*.h) \
                 $(AGENT_DIR)/agent.mk
 
@@ -41,3 +41,12 @@ AGENT_HOSTTEST_OBJS := $(AGENT_PURE:%.c=$(BUILD)/agent-host/%.o)
 $(BUILD)/agent-host/%.o: $(AGENT_DIR)/%.c
 	@mkdir -p $(@D)
 	$(CC) $(HOST_CFLAGS) -c -o $@ $<
+
+# The era seccomp harness (tests/seccomp/): runs a program with ENOSYS for
+# every system call newer than Linux 2.4.0. test_agent_seccomp runs the agent's
+# --selftest under it; it needs the binaries, not to link them (order-only).
+ERA_SECCOMP := $(BUILD)/tests/era-seccomp
+$(ERA_SECCOMP): tests/seccomp/era-seccomp.c tests/seccomp/syscalls-2.4.0.h
+	@mkdir -p $(@D)
+	$(CC) $(HOST_CFLAGS) -o $@ $< -lseccomp
+$(BUILD)/tests/test_agent_seccomp: | $(BUILD)/lab-agent $(BUILD)/lab-agent-i386 $(ERA_SECCOMP)

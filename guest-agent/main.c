@@ -24,6 +24,16 @@ int agent_main(int argc, char **argv, char **envp)
     struct agent_config cfg;
     char why[256];
 
+    /* The host self-test (selftest.c); never as PID 1, whatever the kernel
+     * passes init. Not PID 1 alone does not mean a host: a 2.4 initrd runs
+     * /linuxrc with another PID. */
+    if (argc >= 2 && !is_pid1()) {
+        if (agent_streq(argv[1], "--selftest"))
+            selftest_main(argc, argv);
+        if (agent_streq(argv[1], "--selftest-probe"))
+            selftest_probe();
+    }
+
     con_puts("lab-agent " LAB_AGENT_VERSION " (" LAB_ARCH_NAME ") starting\n");
     if (is_pid1())
         setup_proc();

@@ -6,6 +6,12 @@
 static int chan_fd = -1;
 static uint64_t seq;
 static struct agent_line line;
+static int mirror = 1;
+
+void report_mirror(int on)
+{
+    mirror = on;
+}
 
 void report_init(int fd)
 {
@@ -45,7 +51,8 @@ int report_send(void)
             return -E_INVAL;
     }
     /* Mirror to the console for whoever reads the boot log. */
-    sys_write(2, line.buf, (size_t)n);
+    if (mirror)
+        sys_write(2, line.buf, (size_t)n);
     if (chan_fd < 0)
         return -E_IO;
     /* A virtio port or tty takes the whole record in the first write();

@@ -19,9 +19,7 @@ static void fail(const char *what, long err, uint64_t rep)
     report_error(m, "seqread", (int64_t)rep);
 }
 
-/* Sectors the kernel has read from the device so far (sysfs, else
- * /proc/diskstats); -1 where neither exists (2.4). */
-static int64_t sectors_read(const char *name)
+int64_t seqread_sectors(const char *name)
 {
     static char txt[16384];
     char path[96];
@@ -36,6 +34,76 @@ static int64_t sectors_read(const char *name)
     if (n > 0 && agent_blockstat_sectors_read(txt, (size_t)n, name, &v) == 0)
         return (int64_t)v;
     return -1;
+}
+
+long seqread_open(const char *path, long *fadv)
+{
+    long fd = sys_open(path, O_RDONLY_ | O_LARGEFILE_, 0);
+    if (fd < 0)
+        return fd;
+    sys_sync();
+    *fadv = sys_fadvise_dontneed((int)fd);
+    return fd;
+}
+
+void seqread_measure(int fd, const struct agent_config *c, const char *test, uint64_t rep,
+                     struct seqread_result *res)
+{
+    struct agent_verify v;
+    agent_verify_init(&v, c->seed);
+    struct k_rusage ru0, ru1;
+    sys_getrusage(RUSAGE_SELF_, &ru0);
+    res->t0 = sys_now_ns();
+
+    struct agent_line *l = report_start("begin");
+    agent_line_str(l, "test", test);
+    agent_line_u64(l, "rep", rep);
+    agent_line_u64(l, "guest_ns", res->t0);
+    report_send();
+
+    uint64_t bytes = 0;
+    size_t bs = (size_t)c->bs;
+    long err = 0;
+    for (;;) {
+        size_t want = bs;
+        if (c->size && c->size - bytes < want)
+            want = (size_t)(c->size - bytes);
+        if (want == 0)
+            break;
+        long n = sys_read(fd, iobuf, want);
+        if (n == -E_INTR)
+            continue;
+        if (n < 0) {
+            err = n;
+            break;
+        }
+        if (n == 0)
+            break;
+        if (c->verify)
+            agent_verify_feed(&v, iobuf, (size_t)n);
+        bytes += (uint64_t)n;
+    }
+    res->verify_errors = c->verify ? agent_verify_finish(&v) : 0;
+
+    res->t1 = sys_now_ns();
+    sys_getrusage(RUSAGE_SELF_, &ru1);
+    res->bytes = bytes;
+    res->err = err;
+    res->user_ns = sys_timeval_ns(&ru1.ru_utime) - sys_timeval_ns(&ru0.ru_utime);
+    res->sys_ns = sys_timeval_ns(&ru1.ru_stime) - sys_timeval_ns(&ru0.ru_stime);
+}
+
+struct agent_line *seqread_end(const char *test, uint64_t rep, const struct seqread_result *res)
+{
+    struct agent_line *l = report_start("end");
+    agent_line_str(l, "test", test);
+    agent_line_u64(l, "rep", rep);
+    agent_line_u64(l, "guest_ns", res->t1);
+    agent_line_u64(l, "bytes", res->bytes);
+    agent_line_u64(l, "real_ns", res->t1 - res->t0);
+    agent_line_u64(l, "user_ns", res->user_ns);
+    agent_line_u64(l, "sys_ns", res->sys_ns);
+    return l;
 }
 
 /* One run; returns 0 if it ended with an `end` record. */
@@ -68,80 +136,35 @@ static int one_run(const struct agent_config *c, uint64_t rep)
         return -1;
     }
 
-    long fd = sys_open(file, O_RDONLY_ | O_LARGEFILE_, 0);
+    long fd = seqread_open(file, &r);
     if (fd < 0) {
         fail("open file", fd, rep);
         sys_close((int)dfd);
         return -1;
     }
-    sys_sync();
-    r = sys_fadvise_dontneed((int)fd);
     if (r < 0 && r != -E_NOSYS)
         fail("fadvise DONTNEED", r, rep); /* reported, the run goes on */
 
-    struct agent_verify v;
-    agent_verify_init(&v, c->seed);
-    int64_t sec0 = sectors_read(c->dev);
-    struct k_rusage ru0, ru1;
-    sys_getrusage(RUSAGE_SELF_, &ru0);
-    uint64_t t0 = sys_now_ns();
-
-    struct agent_line *l = report_start("begin");
-    agent_line_str(l, "test", "seqread");
-    agent_line_u64(l, "rep", rep);
-    agent_line_u64(l, "guest_ns", t0);
-    report_send();
-
-    uint64_t bytes = 0;
-    size_t bs = (size_t)c->bs;
-    long err = 0;
-    for (;;) {
-        size_t want = bs;
-        if (c->size && c->size - bytes < want)
-            want = (size_t)(c->size - bytes);
-        if (want == 0)
-            break;
-        long n = sys_read((int)fd, iobuf, want);
-        if (n == -E_INTR)
-            continue;
-        if (n < 0) {
-            err = n;
-            break;
-        }
-        if (n == 0)
-            break;
-        if (c->verify)
-            agent_verify_feed(&v, iobuf, (size_t)n);
-        bytes += (uint64_t)n;
-    }
-    uint64_t verr = c->verify ? agent_verify_finish(&v) : 0;
-
-    uint64_t t1 = sys_now_ns();
-    sys_getrusage(RUSAGE_SELF_, &ru1);
+    int64_t sec0 = seqread_sectors(c->dev);
+    struct seqread_result res;
+    seqread_measure((int)fd, c, "seqread", rep, &res);
     sys_close((int)fd);
     sys_close((int)dfd);
-    int64_t sec1 = sectors_read(c->dev);
+    int64_t sec1 = seqread_sectors(c->dev);
 
-    if (err) {
-        fail("read", err, rep);
+    if (res.err) {
+        fail("read", res.err, rep);
         return -1;
     }
-    if (c->size && bytes < c->size) {
+    if (c->size && res.bytes < c->size) {
         fail("file shorter than lab.size", 0, rep);
         return -1;
     }
-    l = report_start("end");
-    agent_line_str(l, "test", "seqread");
-    agent_line_u64(l, "rep", rep);
-    agent_line_u64(l, "guest_ns", t1);
-    agent_line_u64(l, "bytes", bytes);
-    agent_line_u64(l, "real_ns", t1 - t0);
-    agent_line_u64(l, "user_ns", sys_timeval_ns(&ru1.ru_utime) - sys_timeval_ns(&ru0.ru_utime));
-    agent_line_u64(l, "sys_ns", sys_timeval_ns(&ru1.ru_stime) - sys_timeval_ns(&ru0.ru_stime));
+    struct agent_line *l = seqread_end("seqread", rep, &res);
     agent_line_u64(l, "ra_sectors", ra);
     agent_line_u64(l, "bs", c->bs);
     if (c->verify)
-        agent_line_u64(l, "verify_errors", verr);
+        agent_line_u64(l, "verify_errors", res.verify_errors);
     if (sec0 >= 0 && sec1 >= sec0) /* what reached the disk: shows the cache was dropped */
         agent_line_u64(l, "dev_read_bytes", (uint64_t)(sec1 - sec0) * 512);
     report_send();

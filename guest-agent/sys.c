@@ -2,6 +2,13 @@
 #include "sys.h"
 #include "str.h"
 
+static unsigned fallbacks;
+
+unsigned sys_fallbacks(void)
+{
+    return fallbacks;
+}
+
 uint64_t sys_timeval_ns(const struct k_timeval *tv)
 {
     return (uint64_t)(unsigned long)tv->tv_sec * 1000000000ULL +
@@ -18,6 +25,7 @@ uint64_t sys_now_ns(void)
             return (uint64_t)(unsigned long)ts.tv_sec * 1000000000ULL +
                    (uint64_t)(unsigned long)ts.tv_nsec;
         no_clock_gettime = 1; /* -ENOSYS (2.4) or -EINVAL */
+        fallbacks |= SYS_FB_CLOCK;
     }
     struct k_timeval tv;
     sc2(NR_gettimeofday, (long)&tv, 0);
@@ -26,16 +34,21 @@ uint64_t sys_now_ns(void)
 
 long sys_fadvise_dontneed(int fd)
 {
+    long r;
 #if defined(__x86_64__)
-    return sc4(NR_fadvise64, fd, 0, 0, POSIX_FADV_DONTNEED_);
+    r = sc4(NR_fadvise64, fd, 0, 0, POSIX_FADV_DONTNEED_);
 #else
     /* fadvise64_64(fd, off_lo, off_hi, len_lo, len_hi, advice), then the older
      * fadvise64(fd, off_lo, off_hi, len, advice). */
-    long r = sc6(NR_fadvise64_64, fd, 0, 0, 0, 0, POSIX_FADV_DONTNEED_);
-    if (r == -E_NOSYS)
+    r = sc6(NR_fadvise64_64, fd, 0, 0, 0, 0, POSIX_FADV_DONTNEED_);
+    if (r == -E_NOSYS) {
+        fallbacks |= SYS_FB_FADVISE64_64;
         r = sc5(NR_fadvise64, fd, 0, 0, 0, POSIX_FADV_DONTNEED_);
-    return r;
+    }
 #endif
+    if (r == -E_NOSYS)
+        fallbacks |= SYS_FB_NO_FADVISE;
+    return r;
 }
 
 /* The old struct linux_dirent of getdents(2). */
@@ -54,6 +67,7 @@ long sys_getdents(int fd, void *buf, size_t len)
         if (r != -E_NOSYS)
             return r;
         no_getdents64 = 1;
+        fallbacks |= SYS_FB_GETDENTS;
     }
     /* An old entry is at least 12 bytes, its dirent64 form at most twice
      * that: read at most len/2 bytes of old entries, then convert. */

@@ -30,7 +30,9 @@
 #define O_RDONLY_    0
 #define O_WRONLY_    01
 #define O_RDWR_      02
+#define O_CREAT_     0100
 #define O_NOCTTY_    0400
+#define O_TRUNC_     01000
 #define O_NONBLOCK_  04000
 #define O_DIRECTORY_ 0200000
 #if defined(__i386__)
@@ -111,6 +113,11 @@ static inline long sys_open(const char *path, int flags, int mode)
 static inline long sys_close(int fd)
 {
     return sc1(NR_close, fd);
+}
+
+static inline long sys_unlink(const char *path)
+{
+    return sc1(NR_unlink, (long)path);
 }
 
 static inline long sys_lseek(int fd, long off, int whence)
@@ -196,6 +203,14 @@ void *sys_alloc(size_t len);                      /* anonymous mmap; NULL on fai
 void sys_free(void *p, size_t len);
 void sys_sleep_ms(unsigned ms);
 uint64_t sys_timeval_ns(const struct k_timeval *tv);
+
+/* Era fallbacks taken so far (bits, set by the wrappers above; the self-test
+ * reports them). */
+#define SYS_FB_CLOCK        0x1u /* clock_gettime -> gettimeofday */
+#define SYS_FB_GETDENTS     0x2u /* getdents64 -> getdents */
+#define SYS_FB_FADVISE64_64 0x4u /* i386: fadvise64_64 -> fadvise64 */
+#define SYS_FB_NO_FADVISE   0x8u /* no fadvise at all (2.4): no DONTNEED */
+unsigned sys_fallbacks(void);
 
 /* What sys_getdents fills in (the kernel's linux_dirent64). */
 struct k_dirent64 {

@@ -7,7 +7,7 @@ packages=(
     libvirt-daemon-system libvirt-clients libvirt-dev qemu-system-x86 qemu-utils
     libguestfs-dev libguestfs-tools nbdkit nbdkit-plugin-dev
     libcmocka-dev libsqlite3-dev libgsl-dev libxml2-dev libarchive-dev liblzma-dev libssl-dev
-    libjson-c-dev e2fsprogs kmod xz-utils dpkg-dev
+    libjson-c-dev libseccomp-dev sqlite3 e2fsprogs kmod xz-utils dpkg-dev
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -18,6 +18,7 @@
 #define NR_exit          60
 #define NR_uname         63
 #define NR_getdents      78
+#define NR_unlink        87
 #define NR_mkdir         83
 #define NR_gettimeofday  96
 #define NR_getrusage     98
@@ -29,6 +30,7 @@
 #define NR_getdents64    217
 #define NR_fadvise64     221
 #define NR_clock_gettime 228
+#define NR_openat        257 /* 2.6.16; only the self-test's probe uses it */
 
 static inline long sc0(long n)
 {

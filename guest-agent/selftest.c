@@ -1,0 +1,388 @@
+/* The host self-test: `lab-agent --selftest DIR` runs the agent's own syscall
+ * paths against the running kernel instead of setting up a guest. It writes
+ * a file of lab content in DIR, times and verifies a sequential read of it
+ * through the seqread code (open, sync, fadvise DONTNEED, blocks, verify,
+ * rusage, clock), lists DIR with getdents, parses /proc/partitions,
+ * /proc/devices and the block statistics, and reports which era fallbacks it
+ * took. Records go to fd 1; the exit status is 0 only if every check passed.
+ * Run under tests/seccomp/era-seccomp, the same binary proves it needs no
+ * system call newer than Linux 2.4.0.
+ *
+ * `lab-agent --selftest-probe` is the filter's negative control: it makes one
+ * post-2.4 call (openat) with no fallback and exits with its errno (0 if it
+ * worked, 38 = ENOSYS under the filter). */
+#include "agent.h"
+#include "parse.h"
+#include "str.h"
+#include "sys.h"
+
+#define DATA_NAME  "lab-selftest.dat"
+#define DATA_SIZE  ((3u << 20) + 4093u) /* not a multiple of 8 or of the block size */
+#define READ_BS    100000u              /* neither: words straddle blocks */
+#define EXTRA      40u                  /* empty files, so a listing takes several calls */
+#define DENTS_BUF  1024u
+#define AT_FDCWD_  (-100)
+#define SEEK_END_  2
+#define ALLOC_SIZE (1u << 20)
+
+static unsigned failures, checks;
+static char big[65536]; /* /proc text */
+static unsigned char wbuf[65536];
+static char dents[DENTS_BUF] __attribute__((aligned(8)));
+
+static void check(int ok, const char *what, long err)
+{
+    char m[240];
+    checks++;
+    size_t at = agent_cat(m, sizeof(m), 0, "check ");
+    at = agent_cat(m, sizeof(m), at, what);
+    if (ok) {
+        agent_cat(m, sizeof(m), at, " ok");
+        report_log(m);
+        return;
+    }
+    failures++;
+    at = agent_cat(m, sizeof(m), at, " FAILED");
+    if (err) {
+        at = agent_cat(m, sizeof(m), at, ": errno ");
+        agent_cat_i64(m, sizeof(m), at, -err);
+    }
+    report_error(m, "selftest", -1);
+}
+
+static void path_in(char *out, size_t cap, const char *dir, const char *name)
+{
+    size_t at = agent_cat(out, cap, 0, dir);
+    at = agent_cat(out, cap, at, "/");
+    agent_cat(out, cap, at, name);
+}
+
+static void extra_name(char *out, size_t cap, unsigned i)
+{
+    size_t at = agent_cat(out, cap, 0, "lab-selftest-");
+    if (i < 10)
+        at = agent_cat(out, cap, at, "0");
+    agent_cat_u64(out, cap, at, i);
+}
+
+static void hello(void)
+{
+    struct k_utsname u;
+    if (sys_uname(&u) < 0)
+        agent_cat(u.release, sizeof(u.release), 0, "unknown");
+    u.release[sizeof(u.release) - 1] = 0;
+    struct agent_line *l = report_start("hello");
+    agent_line_u64(l, "v", LAB_PROTO_VERSION);
+    agent_line_str(l, "agent", LAB_AGENT_VERSION);
+    agent_line_str(l, "uname", u.release);
+    agent_line_str(l, "arch", LAB_ARCH_NAME);
+    report_send();
+}
+
+static void test_clock(void)
+{
+    uint64_t t0 = sys_now_ns();
+    sys_sleep_ms(20);
+    uint64_t t1 = sys_now_ns();
+    /* At least the sleep, at most a generous 10 s. */
+    check(t1 >= t0 + 15000000ULL && t1 - t0 < 10000000000ULL, "clock around a 20 ms nanosleep", 0);
+}
+
+static void test_alloc(void)
+{
+    unsigned char *p = sys_alloc(ALLOC_SIZE);
+    int ok = p != NULL;
+    if (ok) {
+        for (size_t i = 0; i < ALLOC_SIZE; i += 4096)
+            p[i] = (unsigned char)(i >> 12);
+        for (size_t i = 0; i < ALLOC_SIZE; i += 4096)
+            if (p[i] != (unsigned char)(i >> 12))
+                ok = 0;
+        sys_free(p, ALLOC_SIZE);
+    }
+    check(ok, "anonymous mmap and munmap", ok ? 0 : -E_NOMEM);
+}
+
+/* Writes DATA_SIZE bytes of lab content (seed) to path. */
+static long write_data(const char *path, uint64_t seed)
+{
+    long fd = sys_open(path, O_WRONLY_ | O_CREAT_ | O_TRUNC_ | O_LARGEFILE_, 0644);
+    if (fd < 0)
+        return fd;
+    uint32_t off = 0;
+    while (off < DATA_SIZE) {
+        /* Chunks start on a word boundary: fill whole words, write what is due. */
+        for (uint32_t k = 0; k < sizeof(wbuf); k += 8) {
+            uint64_t w = lab_content_word(seed, (uint64_t)((off + k) >> 3));
+            for (unsigned b = 0; b < 8; b++)
+                wbuf[k + b] = (unsigned char)(w >> (8 * b));
+        }
+        uint32_t n = DATA_SIZE - off < sizeof(wbuf) ? DATA_SIZE - off : (uint32_t)sizeof(wbuf);
+        for (uint32_t done = 0; done < n;) {
+            long r = sys_write((int)fd, wbuf + done, n - done);
+            if (r == -E_INTR)
+                continue;
+            if (r <= 0) {
+                sys_close((int)fd);
+                return r < 0 ? r : -E_IO;
+            }
+            done += (uint32_t)r;
+        }
+        off += n;
+    }
+    return sys_close((int)fd);
+}
+
+/* One seqread run of the data file, verified against seed. */
+static void run_seqread(const char *path, uint64_t seed, uint64_t rep, int expect_clean)
+{
+    struct agent_config c;
+    agent_config_defaults(&c);
+    c.bs = READ_BS;
+    c.verify = 1;
+    c.seed = seed;
+    long fadv = 0;
+    long fd = seqread_open(path, &fadv);
+    check(fd >= 0, "open data file", fd);
+    if (fd < 0)
+        return;
+    if (rep == 0)
+        check(fadv == 0 || fadv == -E_NOSYS, "fadvise DONTNEED (or ENOSYS, as on 2.4)", fadv);
+    long end = sys_lseek((int)fd, 0, SEEK_END_);
+    check(end == (long)DATA_SIZE, "lseek to the end gives the size", end < 0 ? end : 0);
+    sys_lseek((int)fd, 0, 0);
+    struct seqread_result res;
+    seqread_measure((int)fd, &c, "selftest", rep, &res);
+    sys_close((int)fd);
+    check(res.err == 0, "read in blocks", res.err);
+    check(res.bytes == DATA_SIZE, "read the whole file", 0);
+    check(res.t1 >= res.t0, "clock did not go back over the run", 0);
+    if (expect_clean)
+        check(res.verify_errors == 0, "content matches lab_content_word", 0);
+    else
+        check(res.verify_errors > 0, "content check catches a wrong seed", 0);
+    struct agent_line *l = seqread_end("selftest", rep, &res);
+    agent_line_u64(l, "bs", c.bs);
+    agent_line_u64(l, "verify_errors", res.verify_errors);
+    report_send();
+}
+
+/* Lists dir with sys_getdents in a small buffer: ".", "..", the data file and
+ * the EXTRA files must each be seen once, and the entries must be sane. */
+static void test_listing(const char *dir)
+{
+    char seen[EXTRA + 3]; /* extras, data, ".", ".." */
+    for (unsigned i = 0; i < sizeof(seen); i++)
+        seen[i] = 0;
+    long fd = sys_open(dir, O_RDONLY_ | O_DIRECTORY_ | O_LARGEFILE_, 0);
+    check(fd >= 0, "open the directory", fd);
+    if (fd < 0)
+        return;
+    int sane = 1, dup = 0;
+    unsigned calls = 0, entries = 0;
+    long n;
+    while ((n = sys_getdents((int)fd, dents, sizeof(dents))) > 0) {
+        calls++;
+        for (long i = 0; i < n;) {
+            struct k_dirent64 *d = (struct k_dirent64 *)(dents + i);
+            size_t hdr = offsetof(struct k_dirent64, d_name);
+            if (d->d_reclen < hdr + 2 || (long)d->d_reclen > n - i ||
+                hdr + agent_strlen(d->d_name) >= d->d_reclen) {
+                sane = 0;
+                break;
+            }
+            i += d->d_reclen;
+            entries++;
+            int slot = -1;
+            char name[32];
+            if (agent_streq(d->d_name, "."))
+                slot = EXTRA + 1;
+            else if (agent_streq(d->d_name, ".."))
+                slot = EXTRA + 2;
+            else if (agent_streq(d->d_name, DATA_NAME))
+                slot = EXTRA;
+            else
+                for (unsigned k = 0; k < EXTRA && slot < 0; k++) {
+                    extra_name(name, sizeof(name), k);
+                    if (agent_streq(d->d_name, name))
+                        slot = (int)k;
+                }
+            if (slot >= 0 && seen[slot]++)
+                dup = 1;
+        }
+        if (!sane)
+            break;
+    }
+    sys_close((int)fd);
+    check(n == 0, "getdents to the end of the directory", n);
+    check(sane, "directory entries well formed", 0);
+    check(!dup, "no entry listed twice", 0);
+    int all = 1;
+    for (unsigned i = 0; i < sizeof(seen); i++)
+        if (!seen[i])
+            all = 0;
+    check(all, "every file listed", 0);
+    check(calls > 1, "listing took several getdents calls", 0);
+    char m[120];
+    size_t at = agent_cat(m, sizeof(m), 0, "listed ");
+    at = agent_cat_u64(m, sizeof(m), at, entries);
+    at = agent_cat(m, sizeof(m), at, " entries in ");
+    at = agent_cat_u64(m, sizeof(m), at, calls);
+    agent_cat(m, sizeof(m), at, " getdents calls");
+    report_log(m);
+}
+
+struct first_part {
+    char name[32];
+    unsigned maj, min, count;
+};
+
+static void part_cb(const char *name, unsigned maj, unsigned min, void *arg)
+{
+    struct first_part *f = arg;
+    if (f->count++ == 0 && agent_strlcpy(f->name, name, agent_strlen(name), sizeof(f->name)) == 0) {
+        f->maj = maj;
+        f->min = min;
+    }
+}
+
+static void test_proc(void)
+{
+    struct agent_config c;
+    agent_config_defaults(&c);
+    long n = read_file("/proc/cmdline", big, sizeof(big));
+    check(n >= 0, "read /proc/cmdline", n);
+    if (n >= 0)
+        agent_config_parse(&c, big, (size_t)n);
+
+    n = read_file("/proc/devices", big, sizeof(big));
+    check(n > 0, "read /proc/devices", n);
+    if (n > 0)
+        check(agent_devices_char_major(big, (size_t)n, "mem") == 1,
+              "/proc/devices: character major of mem is 1", 0);
+
+    struct first_part f = {{0}, 0, 0, 0};
+    n = read_file("/proc/partitions", big, sizeof(big));
+    check(n > 0, "read /proc/partitions", n);
+    if (n <= 0)
+        return;
+    agent_partitions_each(big, (size_t)n, part_cb, &f);
+    char m[120];
+    size_t at = agent_cat(m, sizeof(m), 0, "/proc/partitions: ");
+    at = agent_cat_u64(m, sizeof(m), at, f.count);
+    agent_cat(m, sizeof(m), at, " block devices");
+    report_log(m);
+    if (f.count == 0 || !f.name[0])
+        return; /* a container may show none */
+    unsigned maj = 0, min = 0;
+    check(agent_partitions_find(big, (size_t)n, f.name, &maj, &min) == 0 && maj == f.maj &&
+              min == f.min,
+          "/proc/partitions: find the first device again", 0);
+    /* Block statistics: /sys/block/NAME/stat or /proc/diskstats (2.6+). */
+    int64_t s = seqread_sectors(f.name);
+    long dsf = read_file("/proc/diskstats", big, sizeof(big));
+    if (s >= 0 || dsf >= 0)
+        check(s >= 0, "sectors read of the first device (sysfs or /proc/diskstats)", 0);
+}
+
+static void report_fallbacks(void)
+{
+    static const struct {
+        unsigned bit;
+        const char *what;
+    } fb[] = {
+        {SYS_FB_CLOCK, "fallback clock_gettime->gettimeofday"},
+        {SYS_FB_GETDENTS, "fallback getdents64->getdents"},
+        {SYS_FB_FADVISE64_64, "fallback fadvise64_64->fadvise64"},
+        {SYS_FB_NO_FADVISE, "fallback fadvise->none (no DONTNEED)"},
+    };
+    unsigned got = sys_fallbacks();
+    if (!got)
+        report_log("fallback none");
+    for (unsigned i = 0; i < sizeof(fb) / sizeof(fb[0]); i++)
+        if (got & fb[i].bit)
+            report_log(fb[i].what);
+}
+
+void selftest_main(int argc, char **argv)
+{
+    report_init(1);
+    report_mirror(0);
+    hello();
+    if (argc < 3 || !argv[2][0]) {
+        report_error("usage: lab-agent --selftest DIR", "selftest", -1);
+        sys_exit(2);
+    }
+    const char *dir = argv[2];
+    char path[512], name[32];
+    if (agent_strlen(dir) + 40 > sizeof(path)) {
+        report_error("directory name too long", "selftest", -1);
+        sys_exit(2);
+    }
+
+    test_clock();
+    test_alloc();
+
+    path_in(path, sizeof(path), dir, DATA_NAME);
+    long r = write_data(path, LAB_CONTENT_SEED_DEFAULT);
+    check(r == 0, "write the data file", r);
+    if (r == 0) {
+        run_seqread(path, LAB_CONTENT_SEED_DEFAULT, 0, 1);
+        run_seqread(path, LAB_CONTENT_SEED_DEFAULT + 1, 1, 0);
+    }
+
+    int made = 1;
+    for (unsigned i = 0; i < EXTRA; i++) {
+        extra_name(name, sizeof(name), i);
+        path_in(path, sizeof(path), dir, name);
+        long fd = sys_open(path, O_WRONLY_ | O_CREAT_ | O_TRUNC_, 0644);
+        if (fd < 0)
+            made = 0;
+        else
+            sys_close((int)fd);
+    }
+    check(made, "create the listing's files", 0);
+    test_listing(dir);
+
+    int gone = 1;
+    for (unsigned i = 0; i < EXTRA; i++) {
+        extra_name(name, sizeof(name), i);
+        path_in(path, sizeof(path), dir, name);
+        if (sys_unlink(path) < 0)
+            gone = 0;
+    }
+    path_in(path, sizeof(path), dir, DATA_NAME);
+    if (sys_unlink(path) < 0)
+        gone = 0;
+    check(gone, "unlink the files", 0);
+
+    test_proc();
+    report_fallbacks();
+
+    char m[80];
+    size_t at = agent_cat_u64(m, sizeof(m), 0, checks - failures);
+    at = agent_cat(m, sizeof(m), at, " of ");
+    at = agent_cat_u64(m, sizeof(m), at, checks);
+    agent_cat(m, sizeof(m), at, " checks passed");
+    report_log(m);
+    struct agent_line *l = report_start("bye");
+    agent_line_u64(l, "runs", 2);
+    report_send();
+    sys_exit(failures ? 1 : 0);
+}
+
+void selftest_probe(void)
+{
+    report_init(1);
+    report_mirror(0);
+    long r = sc4(NR_openat, AT_FDCWD_, (long)"/", O_RDONLY_ | O_DIRECTORY_, 0);
+    char m[80];
+    size_t at = agent_cat(m, sizeof(m), 0, "probe openat ");
+    agent_cat_i64(m, sizeof(m), at, r);
+    report_log(m);
+    if (r >= 0) {
+        sys_close((int)r);
+        sys_exit(0);
+    }
+    sys_exit((int)(-r & 0xff));
+}
