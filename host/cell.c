@@ -22,8 +22,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#ifndef LAB_AGENT_DIR
-#define LAB_AGENT_DIR "build"
+#ifndef LAB_BUILD_DIR
+#define LAB_BUILD_DIR "build"
 #endif
 
 /* Modules the guest needs for a PIIX IDE data disk, ext2 and the agent port.
@@ -76,7 +76,7 @@ const char *lab_agent_path(const char *arch)
     const char *env = getenv("LAB_AGENT");
     if (env && *env)
         return env;
-    snprintf(path, sizeof path, "%s/lab-agent%s", LAB_AGENT_DIR,
+    snprintf(path, sizeof path, "%s/lab-agent%s", LAB_BUILD_DIR,
              strcmp(arch, "x86_64") == 0 ? "" : "-i386");
     return path;
 }
@@ -373,7 +373,7 @@ static int prepare(struct cell_run *c, char **xml)
         .channel = LAB_CHANNEL_VIRTIO_SERIAL,
         .ndisks = 1,
     };
-    ds.disks[0] = (struct lab_domain_disk){disk, "raw", "ide", "hda"};
+    ds.disks[0] = (struct lab_domain_disk){.path = disk, .format = "raw", .bus = "ide", .target = "hda"};
     *xml = lab_domain_xml(&ds);
     rc = *xml ? 0 : fail(c, LAB_CELL_FAILED, "cannot generate the domain XML");
 out:

@@ -35,22 +35,69 @@ static int empty_elem(xmlTextWriterPtr w, const char *name, const char *const *p
     return xmlTextWriterEndElement(w);
 }
 
-static int write_disk(xmlTextWriterPtr w, const struct lab_domain_disk *d)
+static int write_iotune(xmlTextWriterPtr w, const struct lab_domain_disk *d)
 {
-    /* cache='none': the guest's reads reach the image with O_DIRECT, so the
-     * host's page cache cannot make one cell faster than another. */
-    W(xmlTextWriterStartElement(w, X("disk")));
-    W(attr(w, "type", "file"));
-    W(attr(w, "device", "disk"));
-    W(empty_elem(w, "driver",
-                 (const char *[]){"name", "qemu", "type", d->format ? d->format : "raw", "cache",
-                                  "none", "io", "native", NULL}));
-    W(empty_elem(w, "source", (const char *[]){"file", d->path, NULL}));
-    W(empty_elem(w, "target", (const char *[]){"dev", d->target, "bus", d->bus, NULL}));
+    char num[32];
+    if (!d->iotune_bytes_sec && !d->iotune_iops_sec)
+        return 0;
+    W(xmlTextWriterStartElement(w, X("iotune")));
+    if (d->iotune_bytes_sec) {
+        snprintf(num, sizeof num, "%llu", d->iotune_bytes_sec);
+        W(elem_text(w, "total_bytes_sec", num));
+    }
+    if (d->iotune_iops_sec) {
+        snprintf(num, sizeof num, "%llu", d->iotune_iops_sec);
+        W(elem_text(w, "total_iops_sec", num));
+    }
     W(xmlTextWriterEndElement(w));
     return 0;
 fail:
     return -1;
+}
+
+static int write_disk(xmlTextWriterPtr w, const struct lab_domain_disk *d)
+{
+    char rpm[16];
+    /* cache='none': what the guest reads reaches the image (O_DIRECT for a
+     * file; for NBD, nbdkit and its filters decide), so the host's page
+     * cache cannot make one cell faster than another. */
+    W(xmlTextWriterStartElement(w, X("disk")));
+    W(attr(w, "type", d->nbd_socket ? "network" : "file"));
+    W(attr(w, "device", "disk"));
+    W(empty_elem(w, "driver",
+                 (const char *[]){"name", "qemu", "type", d->format ? d->format : "raw", "cache",
+                                  "none", NULL}));
+    if (d->nbd_socket) {
+        W(xmlTextWriterStartElement(w, X("source")));
+        W(attr(w, "protocol", "nbd"));
+        W(empty_elem(w, "host", (const char *[]){"transport", "unix", "socket", d->nbd_socket,
+                                                 NULL}));
+        W(xmlTextWriterEndElement(w));
+    } else {
+        W(empty_elem(w, "source", (const char *[]){"file", d->path, NULL}));
+    }
+    snprintf(rpm, sizeof rpm, "%u", d->rotation_rate);
+    W(empty_elem(w, "target",
+                 (const char *[]){"dev", d->target, "bus", d->bus,
+                                  d->rotation_rate ? "rotation_rate" : NULL, rpm, NULL}));
+    W(write_iotune(w, d));
+    W(xmlTextWriterEndElement(w));
+    return 0;
+fail:
+    return -1;
+}
+
+/* libvirt adds an AHCI controller for sata disks by itself; a SCSI bus
+ * needs its controller model named. */
+static int write_controllers(xmlTextWriterPtr w, const struct lab_domain_spec *s)
+{
+    for (size_t i = 0; i < s->ndisks; i++) {
+        if (strcmp(s->disks[i].bus, "scsi") == 0)
+            return empty_elem(w, "controller",
+                              (const char *[]){"type", "scsi", "index", "0", "model",
+                                               s->scsi_model ? s->scsi_model : "lsilogic", NULL});
+    }
+    return 0;
 }
 
 static int write_channel(xmlTextWriterPtr w, const struct lab_domain_spec *s)
@@ -130,6 +177,7 @@ char *lab_domain_xml(const struct lab_domain_spec *s)
     W(xmlTextWriterStartElement(w, X("devices")));
     for (size_t i = 0; i < s->ndisks; i++)
         W(write_disk(w, &s->disks[i]));
+    W(write_controllers(w, s));
     W(write_channel(w, s));
     W(empty_elem(w, "memballoon", (const char *[]){"model", "none", NULL}));
     W(xmlTextWriterEndElement(w)); /* devices */

@@ -13,10 +13,13 @@ enum lab_channel_kind {
 };
 
 struct lab_domain_disk {
-    const char *path;   /* image file */
-    const char *format; /* "raw" */
-    const char *bus;    /* "ide", "sata", "scsi" */
-    const char *target; /* "hda", "sda" */
+    const char *path;       /* image file, when QEMU opens it itself */
+    const char *nbd_socket; /* else: the unix socket of the nbdkit serving it */
+    const char *format;     /* "raw" */
+    const char *bus;        /* "ide", "sata", "scsi" */
+    const char *target;     /* "hda", "sda" */
+    unsigned rotation_rate; /* rpm the guest is told; 0 = unset */
+    unsigned long long iotune_bytes_sec, iotune_iops_sec; /* QEMU throttling; 0 = none */
 };
 
 struct lab_domain_spec {
@@ -34,6 +37,7 @@ struct lab_domain_spec {
     enum lab_channel_kind channel;
     struct lab_domain_disk disks[LAB_DOMAIN_MAX_DISKS];
     size_t ndisks;
+    const char *scsi_model; /* controller for bus "scsi": "lsilogic" or "virtio-scsi" */
 };
 
 /* Returns the domain XML (malloc'd) or NULL with an error printed. */

@@ -24,8 +24,12 @@ static struct lab_domain_spec ide_cell(void)
         .channel = LAB_CHANNEL_VIRTIO_SERIAL,
         .ndisks = 1,
     };
-    s.disks[0] = (struct lab_domain_disk){"/var/cache/lab/images/data-fedcba9876543210.img", "raw",
-                                          "ide", "hda"};
+    s.disks[0] = (struct lab_domain_disk){
+        .path = "/var/cache/lab/images/data-fedcba9876543210.img",
+        .format = "raw",
+        .bus = "ide",
+        .target = "hda",
+    };
     return s;
 }
 
@@ -49,6 +53,47 @@ static void test_uart_channel(void **state)
     free(xml);
 }
 
+/* Era disks: NBD over a unix socket on each bus, with the drive's rpm. */
+static void test_nbd_buses(void **state)
+{
+    static const struct {
+        const char *bus, *target, *scsi_model, *golden;
+        unsigned rpm;
+    } cases[] = {
+        {"ide", "hda", NULL, "domain-nbd-ide.xml", 7200},
+        {"sata", "sda", NULL, "domain-nbd-sata.xml", 7200},
+        {"scsi", "sda", "lsilogic", "domain-nbd-lsilogic.xml", 10000},
+        {"scsi", "sda", "virtio-scsi", "domain-nbd-virtio-scsi.xml", 15000},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct lab_domain_spec s = ide_cell();
+        s.disks[0] = (struct lab_domain_disk){
+            .nbd_socket = "/run/lab/1234-0/disk0.sock",
+            .format = "raw",
+            .bus = cases[i].bus,
+            .target = cases[i].target,
+            .rotation_rate = cases[i].rpm,
+        };
+        s.scsi_model = cases[i].scsi_model;
+        char *xml = lab_domain_xml(&s);
+        assert_non_null(xml);
+        assert_non_null(strstr(xml, "protocol=\"nbd\""));
+        assert_golden(cases[i].golden, xml);
+        free(xml);
+    }
+}
+
+static void test_iotune(void **state)
+{
+    struct lab_domain_spec s = ide_cell();
+    s.disks[0].iotune_bytes_sec = 30000000;
+    s.disks[0].iotune_iops_sec = 120;
+    char *xml = lab_domain_xml(&s);
+    assert_non_null(xml);
+    assert_golden("domain-iotune.xml", xml);
+    free(xml);
+}
+
 static void test_escaping(void **state)
 {
     struct lab_domain_spec s = ide_cell();
@@ -65,6 +110,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ide_virtio_serial),
         cmocka_unit_test(test_uart_channel),
+        cmocka_unit_test(test_nbd_buses),
+        cmocka_unit_test(test_iotune),
         cmocka_unit_test(test_escaping),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
