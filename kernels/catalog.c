@@ -1,5 +1,8 @@
 /* The kernel catalog table. Every Debian entry was checked with
- * `apt-cache policy <package>` on Debian 12 (bookworm + security/updates). */
+ * `apt-cache policy <package>` on Debian 12 (bookworm + security/updates);
+ * the upstream version is the Debian package version without its Debian
+ * revision (linux-image-6.1.0-47-amd64-unsigned 6.1.170-3 -> "6.1.170").
+ * The i386 entries need `dpkg --add-architecture i386 && apt-get update`. */
 #include "kernels/catalog.h"
 
 #include "util.h"
@@ -7,20 +10,41 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DEB61(abi)                                                                                 \
+/* Debian 6.1 (bookworm), amd64 flavour: name "6.1.0-<abi>". */
+#define DEB61(abi, upstream)                                                                       \
     {                                                                                              \
         "6.1.0-" #abi, "linux-image-6.1.0-" #abi "-amd64-unsigned", "6.1.0-" #abi "-amd64",        \
-            "x86_64", "debian"                                                                     \
+            "x86_64", "debian", upstream, "amd64"                                                  \
     }
+/* Debian 6.12 (bookworm updates), amd64 flavour: name "6.12.<v>". */
 #define DEB612(v)                                                                                  \
     {                                                                                              \
         "6.12." #v, "linux-image-6.12." #v "+deb12-amd64-unsigned", "6.12." #v "+deb12-amd64",     \
-            "x86_64", "debian"                                                                     \
+            "x86_64", "debian", "6.12." #v, "amd64"                                                \
+    }
+/* Debian 6.1, i386 architecture, 686 flavour (no PAE: runs on any i686
+ * QEMU CPU): name "6.1.0-<abi>-i386". */
+#define DEB61_I386(abi, upstream)                                                                  \
+    {                                                                                              \
+        "6.1.0-" #abi "-i386", "linux-image-6.1.0-" #abi "-686-unsigned", "6.1.0-" #abi "-686",    \
+            "i686", "debian", upstream, "i386"                                                     \
     }
 
 static const struct lab_kernel kernels[] = {
-    DEB61(47), DEB61(50), DEB61(53),   DEB61(54),   DEB61(55),
-    DEB61(56), DEB61(57), DEB612(107), DEB612(111), DEB612(113),
+    DEB61(47, "6.1.170"),
+    DEB61(50, "6.1.176"),
+    DEB61(53, "6.1.187"),
+    DEB61(54, "6.1.190"),
+    DEB61(55, "6.1.192"),
+    DEB61(56, "6.1.192"),
+    DEB61(57, "6.1.192"),
+    DEB612(107),
+    DEB612(111),
+    DEB612(113),
+    /* bookworm main has 686 kernels -47 and -50; later ABIs would come from
+     * bookworm-security's i386 index. */
+    DEB61_I386(47, "6.1.170"),
+    DEB61_I386(50, "6.1.176"),
 };
 
 size_t lab_kernel_count(void)

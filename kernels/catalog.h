@@ -1,16 +1,19 @@
 /* The kernel catalog: the kernels the lab knows by name, and where each
- * comes from. A plain table; kernels/fetch.h turns an entry into files. */
+ * comes from. A plain table; kernels/fetch.h turns an entry into files and
+ * kernels/era.h turns its version into era facts. */
 #ifndef LAB_KERNELS_CATALOG_H
 #define LAB_KERNELS_CATALOG_H
 
 #include <stddef.h>
 
 struct lab_kernel {
-    const char *name;    /* what the user types: "6.1.0-47", "6.12.113" */
-    const char *package; /* Debian package: "linux-image-6.1.0-47-amd64-unsigned" */
-    const char *release; /* uname -r: "6.1.0-47-amd64" */
-    const char *arch;    /* "x86_64" */
-    const char *source;  /* "debian" */
+    const char *name;     /* what the user types: "6.1.0-47", "6.12.113", "6.1.0-50-i386" */
+    const char *package;  /* Debian package: "linux-image-6.1.0-47-amd64-unsigned" */
+    const char *release;  /* uname -r: "6.1.0-47-amd64" */
+    const char *arch;     /* guest architecture: "x86_64" or "i686" (qemu-system-i386) */
+    const char *source;   /* "debian" */
+    const char *version;  /* upstream kernel version, for the era table: "6.1.170" */
+    const char *deb_arch; /* Debian architecture of the package: "amd64", "i386" */
 };
 
 /* NULL if unknown. */

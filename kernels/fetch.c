@@ -45,14 +45,19 @@ static char *cache_dir(const struct lab_kernel *k)
     return lab_asprintf("%s/kernels/%s", lab_home(), k->name);
 }
 
+int lab_kernel_files_for(const struct lab_kernel *k, struct lab_kernel_files *out)
+{
+    char *dir = cache_dir(k);
+    files_for(k, dir, out);
+    free(dir);
+    return files_complete(out);
+}
+
 int lab_kernel_is_cached(const struct lab_kernel *k)
 {
     struct lab_kernel_files f;
-    char *dir = cache_dir(k);
-    files_for(k, dir, &f);
-    int ok = files_complete(&f);
+    int ok = lab_kernel_files_for(k, &f);
     lab_kernel_files_free(&f);
-    free(dir);
     return ok;
 }
 
@@ -123,18 +128,26 @@ static char *find_deb(const char *dir)
 static int fetch_into(const struct lab_kernel *k, const char *tmp, const char *log)
 {
     int rc;
-    /* apt-get download writes to the current directory. */
-    char *apt[] = {"sh", "-c",        "cd \"$1\" && exec apt-get download \"$2\"",
-                   "sh", (char *)tmp, (char *)k->package,
-                   NULL};
+    /* apt-get download writes to the current directory. The architecture is
+     * always named: an i386 kernel on an amd64 host is a foreign package. */
+    char *pkg = lab_asprintf("%s:%s", k->package, k->deb_arch ? k->deb_arch : "amd64");
+    char *apt[] = {"sh", "-c", "cd \"$1\" && exec apt-get download \"$2\"", "sh", (char *)tmp,
+                   pkg,  NULL};
     rc = lab_spawn_wait(apt, log);
     if (rc != 0) {
-        lab_error("apt-get download %s failed (exit %d); is the package in your apt sources? "
-                  "run apt-get update",
-                  k->package, rc);
+        if (k->deb_arch && strcmp(k->deb_arch, "amd64") != 0)
+            lab_error("apt-get download %s failed (exit %d); %s is a foreign architecture here: "
+                      "run dpkg --add-architecture %s && apt-get update",
+                      pkg, rc, k->deb_arch, k->deb_arch);
+        else
+            lab_error("apt-get download %s failed (exit %d); is the package in your apt "
+                      "sources? run apt-get update",
+                      pkg, rc);
         show_log_tail(log, 5);
+        free(pkg);
         return -1;
     }
+    free(pkg);
     char *deb = find_deb(tmp);
     if (!deb)
         return lab_error("apt-get download %s left no .deb in %s", k->package, tmp);
