@@ -9,7 +9,8 @@ CFLAGS  ?= -O2 -g
 HOST_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -MMD -MP -I. -Ihost -Iguest-agent -Ikernels -Iimages -Ilab \
                $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 HOST_CFLAGS += -DLAB_EXPERIMENTS_DIR='"$(CURDIR)/lab/experiments"' \
-               -DLAB_AGENT_DIR='"$(CURDIR)/$(BUILD)"'
+               -DLAB_PROFILES_DIR='"$(CURDIR)/lab/profiles"' \
+               -DLAB_BUILD_DIR='"$(CURDIR)/$(BUILD)"'
 HOST_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -lpthread
 
 .PHONY: all deps check check-unit check-boot run bench clean format golden-regen
