@@ -5,8 +5,10 @@
 #include "catalog.h"
 #include "datadisk.h"
 #include "domain.h"
+#include "era.h"
 #include "fetch.h"
 #include "initramfs.h"
+#include "nbd.h"
 #include "proto.h"
 #include "protocol.h"
 #include "util.h"
@@ -26,12 +28,6 @@
 #define LAB_BUILD_DIR "build"
 #endif
 
-/* Modules the guest needs for a PIIX IDE data disk, ext2 and the agent port.
- * ext4 (which mounts ext2) asks the crypto API for crc32c at mount time
- * since 6.x; with no modprobe in the guest that must be loaded up front. */
-static const char *const ide_modules[] = {"ata_piix",       "sd_mod", "crc32c_generic",
-                                          "ext4",           "virtio_pci", "virtio_console"};
-
 #define MAX_REPS 1000
 
 struct cell_run {
@@ -39,7 +35,11 @@ struct cell_run {
     const struct lab_cell_spec *spec;
     struct lab_cell_result *res;
     int64_t cell_id;
-    char *dir, *console, *socket;
+    char *dir, *console, *socket, *disk_socket, *trace;
+    struct lab_nbd nbd;
+    struct lab_era era;
+    const struct lab_bus *bus;
+    enum lab_channel_kind channel;
     int fd;
     off_t console_seen;
     int64_t start_ns;
@@ -298,12 +298,20 @@ static void wait_poweroff(virDomainPtr dom)
         usleep(100 * 1000);
 }
 
-static char *build_cmdline(const struct lab_experiment *exp)
+static const char *guest_disk(const struct cell_run *c)
 {
-    char *agent = lab_experiment_cmdline(exp);
+    /* Before libata drove PIIX3 (2.6.21) the IDE disk was hda. */
+    return strcmp(c->bus->name, "ide") == 0 && !c->era.ide_libata ? "hda" : "sda";
+}
+
+static char *build_cmdline(const struct cell_run *c)
+{
+    char *agent = lab_experiment_cmdline(c->spec->exp);
     /* panic=1 turns a panic into a reboot, which ends the domain; loglevel
      * keeps the serial console (slow under TCG) short. */
-    char *cmd = lab_asprintf("console=ttyS0 panic=1 loglevel=4 %s", agent);
+    char *cmd = lab_asprintf("console=ttyS0 panic=1 loglevel=4 %s lab.dev=%s lab.chan=%s", agent,
+                             guest_disk(c),
+                             c->channel == LAB_CHANNEL_UART ? "ttyS1" : "virtio");
     free(agent);
     return cmd;
 }
@@ -327,13 +335,99 @@ static void keep_console(struct cell_run *c)
     free(dst);
 }
 
+static const struct lab_bus *cell_bus(const struct lab_cell_spec *spec)
+{
+    if (spec->bus)
+        return spec->bus;
+    return lab_bus_find(spec->profile ? spec->profile->bus : "ide");
+}
+
+static int choose_channel(const struct lab_cell_spec *spec, const struct lab_era *era,
+                          enum lab_channel_kind *out, char *reason, size_t len)
+{
+    const char *want = spec->channel;
+    if (!want)
+        want = era->channel == LAB_AGENT_CHAN_VIRTIO_PORT ? "virtio-port" : "uart";
+    if (strcmp(want, "uart") == 0) {
+        *out = LAB_CHANNEL_UART;
+        return 0;
+    }
+    if (strcmp(want, "virtio-port") != 0) {
+        snprintf(reason, len, "unknown channel '%s' (use virtio-port or uart)", want);
+        return -1;
+    }
+    if (era->channel != LAB_AGENT_CHAN_VIRTIO_PORT) {
+        snprintf(reason, len, "named virtio-serial ports need Linux 2.6.35 or later (this is %s)",
+                 era->version_str);
+        return -1;
+    }
+    *out = LAB_CHANNEL_VIRTIO_SERIAL;
+    return 0;
+}
+
+int lab_cell_check(const struct lab_cell_spec *spec, char *reason, size_t len)
+{
+    struct lab_era era;
+    enum lab_channel_kind ch;
+    const struct lab_bus *bus = cell_bus(spec);
+    if (!bus) {
+        snprintf(reason, len, "unknown bus");
+        return -1;
+    }
+    if (lab_era_for(spec->kernel->version, spec->kernel->arch, &era) < 0) {
+        snprintf(reason, len, "no era facts for kernel version %s", spec->kernel->version);
+        return -1;
+    }
+    if (!lab_era_bus_supported(&era, bus->name, reason, len))
+        return -1;
+    return choose_channel(spec, &era, &ch, reason, len);
+}
+
+/* nbdkit serves the data disk: through the hdd timing filter for a model
+ * profile, plain for fast and iotune. */
+static int start_disk(struct cell_run *c, const char *image)
+{
+    const struct lab_profile *p = c->spec->profile;
+    int model = p && p->kind == LAB_PROFILE_MODEL;
+    char *log = lab_asprintf("%s/nbdkit.log", c->dir);
+    if (model && c->env->log_dir) {
+        lab_mkdir_p(c->env->log_dir, 0755);
+        c->trace = lab_asprintf("%s/cell-%d-%s.trace", c->env->log_dir, c->spec->index,
+                                c->spec->kernel->name);
+    }
+    struct lab_nbd_spec ns = {
+        .image = image,
+        .socket = c->disk_socket,
+        .log = log,
+        .filter = model ? lab_hdd_filter_path() : NULL,
+        .profile = model ? p->path : NULL,
+        .trace = c->trace,
+    };
+    int rc = lab_nbd_start(&ns, &c->nbd);
+    free(log);
+    if (rc < 0)
+        return fail(c, LAB_CELL_FAILED, "cannot serve the data disk (nbdkit)");
+    if (c->trace && c->env->store)
+        lab_store_cell_set(c->env->store, c->cell_id, "trace", c->trace);
+    return 0;
+}
+
 static int prepare(struct cell_run *c, char **xml)
 {
     const struct lab_cell_spec *spec = c->spec;
+    const struct lab_profile *profile = spec->profile;
     struct lab_kernel_files kf = {0};
-    char *initrd = NULL, *disk = NULL, *name = NULL, *cmdline = NULL;
+    char *initrd = NULL, *disk = NULL, *name = NULL, *cmdline = NULL, reason[256];
+    const char *modules[16];
     int rc = -1;
 
+    c->bus = cell_bus(spec);
+    if (!c->bus || lab_era_for(spec->kernel->version, spec->kernel->arch, &c->era) < 0 ||
+        lab_cell_check(spec, reason, sizeof reason) < 0 ||
+        choose_channel(spec, &c->era, &c->channel, reason, sizeof reason) < 0) {
+        fail(c, LAB_CELL_FAILED, "cannot run here: %s", reason);
+        goto out;
+    }
     if (lab_kernel_fetch(spec->kernel, &kf) < 0) {
         fail(c, LAB_CELL_FAILED, "cannot fetch kernel %s", spec->kernel->name);
         goto out;
@@ -341,8 +435,8 @@ static int prepare(struct cell_run *c, char **xml)
     struct lab_initramfs_spec is = {
         .agent_path = lab_agent_path(spec->kernel->arch),
         .modules_dir = kf.modules_dir,
-        .modules = ide_modules,
-        .nmodules = sizeof ide_modules / sizeof ide_modules[0],
+        .modules = modules,
+        .nmodules = lab_era_bus_modules(&c->era, c->bus->name, modules, 16),
     };
     if (lab_initramfs_get(&is, &initrd) < 0) {
         fail(c, LAB_CELL_FAILED, "cannot build the boot image for %s", spec->kernel->name);
@@ -356,24 +450,35 @@ static int prepare(struct cell_run *c, char **xml)
         fail(c, LAB_CELL_FAILED, "cannot build the data disk");
         goto out;
     }
+    if (start_disk(c, disk) < 0)
+        goto out;
     name = lab_vm_domain_name(spec->index, spec->kernel->name);
-    cmdline = build_cmdline(spec->exp);
+    cmdline = build_cmdline(c);
     struct lab_domain_spec ds = {
         .name = name,
         .virt_type = spec->virt_type,
         .arch = spec->kernel->arch,
-        .machine = "pc",
-        .memory_mib = 512,
+        .machine = c->bus->machine,
+        .memory_mib = profile && profile->memory_mib ? profile->memory_mib : 512,
         .vcpus = 1,
         .kernel = kf.bzimage,
         .initrd = initrd,
         .cmdline = cmdline,
         .console_log = c->console,
         .agent_socket = c->socket,
-        .channel = LAB_CHANNEL_VIRTIO_SERIAL,
+        .channel = c->channel,
         .ndisks = 1,
+        .scsi_model = c->bus->scsi_model,
     };
-    ds.disks[0] = (struct lab_domain_disk){.path = disk, .format = "raw", .bus = "ide", .target = "hda"};
+    ds.disks[0] = (struct lab_domain_disk){
+        .nbd_socket = c->disk_socket,
+        .format = "raw",
+        .bus = c->bus->libvirt_bus,
+        .target = c->bus->target,
+        .rotation_rate = profile ? profile->rpm : 0,
+        .iotune_bytes_sec = profile ? profile->iotune_bytes : 0,
+        .iotune_iops_sec = profile ? profile->iotune_iops : 0,
+    };
     *xml = lab_domain_xml(&ds);
     rc = *xml ? 0 : fail(c, LAB_CELL_FAILED, "cannot generate the domain XML");
 out:
@@ -402,6 +507,7 @@ int lab_cell_run(const struct lab_cell_env *env, const struct lab_cell_spec *spe
     c->dir = lab_asprintf("%s/%ld-%d", lab_run_root(), (long)getpid(), spec->index);
     c->console = lab_asprintf("%s/console.log", c->dir);
     c->socket = lab_asprintf("%s/agent.sock", c->dir);
+    c->disk_socket = lab_asprintf("%s/disk0.sock", c->dir);
     if (env->store) {
         char *params = lab_experiment_cmdline(spec->exp);
         c->cell_id = lab_store_cell_begin(env->store, env->run_id, spec->kernel->name,
@@ -441,6 +547,7 @@ teardown:
     if (c->fd >= 0)
         close(c->fd);
     lab_vm_teardown(dom);
+    lab_nbd_stop(&c->nbd);
     keep_console(c);
     lab_rm_rf(c->dir);
     res->total_ns = lab_now_ns() - t0;
@@ -451,6 +558,8 @@ teardown:
     free(c->dir);
     free(c->console);
     free(c->socket);
+    free(c->disk_socket);
+    free(c->trace);
     int rc = res->status == LAB_CELL_OK ? 0 : -1;
     free(c);
     return rc;

@@ -6,7 +6,9 @@
 #include <libvirt/libvirt.h>
 #include <stdint.h>
 
+#include "bus.h"
 #include "experiment.h"
+#include "profile.h"
 #include "store.h"
 
 struct lab_kernel;
@@ -17,6 +19,9 @@ struct lab_cell_spec {
     int index;                      /* position in the run's matrix */
     const struct lab_kernel *kernel;
     const struct lab_experiment *exp;
+    const struct lab_profile *profile; /* NULL: fast */
+    const struct lab_bus *bus;      /* NULL: the profile's bus */
+    const char *channel;            /* NULL: the era's; "virtio-port" or "uart" to force */
     const char *virt_type;          /* "qemu" (TCG) or "kvm" */
     unsigned timeout_s;             /* whole cell; 0 = derived from the work */
     int hello_only;                 /* stop at the agent's hello (probes, boot benchmarks) */
@@ -44,5 +49,9 @@ const char *lab_cell_status_name(enum lab_cell_status s);
 
 /* The guest agent binary for an arch ($LAB_AGENT, else the build's). */
 const char *lab_agent_path(const char *arch);
+
+/* Checks before any boot that the cell can run (the kernel's era has the
+ * bus and the channel). 0, or -1 with the reason in `reason`. */
+int lab_cell_check(const struct lab_cell_spec *spec, char *reason, size_t len);
 
 #endif

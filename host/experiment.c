@@ -236,7 +236,7 @@ void lab_experiment_free(struct lab_experiment *exp)
 char *lab_experiment_cmdline(const struct lab_experiment *exp)
 {
     return lab_asprintf("lab.test=%s lab.reps=%u lab.bs=%llu lab.ra=%u lab.size=%llu lab.verify=%u "
-                        "lab.dev=sda lab.fs=ext2 lab.file=big_file",
+                        "lab.fs=ext2 lab.file=big_file",
                         exp->test, exp->reps + exp->warmup, (unsigned long long)exp->block_size, exp->readahead,
                         (unsigned long long)exp->file_size, exp->verify);
 }

@@ -69,7 +69,6 @@ static void exec_nbdkit(const struct lab_nbd_spec *s)
         dup2(fd, 2);
     }
     signal(SIGINT, SIG_IGN); /* the lab stops it during teardown */
-    umask(0); /* QEMU runs as another user and must be able to connect */
     execvp(argv[0], argv);
     fprintf(stderr, "cannot run nbdkit: %s\n", strerror(errno));
     _exit(127);
@@ -112,8 +111,15 @@ int lab_nbd_start(const struct lab_nbd_spec *spec, struct lab_nbd *out)
             lab_nbd_stop(out);
             return -1;
         }
-        if (can_connect(spec->socket))
+        if (can_connect(spec->socket)) {
+            /* nbdkit makes the socket 0755 whatever the umask; QEMU runs as
+             * another user and needs write permission to connect. */
+            if (chmod(spec->socket, 0666) < 0) {
+                lab_nbd_stop(out);
+                return lab_error("chmod %s: %s", spec->socket, strerror(errno));
+            }
             return 0;
+        }
         if (lab_interrupted)
             break;
         usleep(20 * 1000);

@@ -5,6 +5,7 @@
 #include "cell.h"
 #include "commands.h"
 #include "experiment.h"
+#include "profile.h"
 #include "report.h"
 #include "store.h"
 #include "util.h"
@@ -21,6 +22,9 @@
 struct run_opts {
     char *kernels;
     const char *experiment;
+    const char *profile;
+    const char *bus;
+    const char *channel;
     const char *accel;
     unsigned reps;
     unsigned timeout;
@@ -36,6 +40,10 @@ static void run_usage(FILE *out)
             "  -e, --experiment E     shipped experiment name or file (default seqread)\n"
             "  -n, --reps N           runs per kernel (overrides the experiment)\n"
             "  -s, --set KEY=VALUE    override an experiment key (repeatable)\n"
+            "  -p, --profile P        hardware profile: fast (default), a `lab profiles` name,\n"
+            "                         or iotune:BYTES_PER_S,IOPS\n"
+            "  -b, --bus B            ide, sata, scsi or virtio-scsi (default: the profile's)\n"
+            "      --channel C        agent channel: virtio-port or uart (default: the era's)\n"
             "      --accel A          auto (default), tcg or kvm\n"
             "      --timeout S        seconds before a cell counts as hung\n");
 }
@@ -46,13 +54,16 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
         {"kernels", required_argument, NULL, 'k'}, {"experiment", required_argument, NULL, 'e'},
         {"reps", required_argument, NULL, 'n'},    {"set", required_argument, NULL, 's'},
         {"accel", required_argument, NULL, 'a'},   {"timeout", required_argument, NULL, 't'},
+        {"profile", required_argument, NULL, 'p'}, {"bus", required_argument, NULL, 'b'},
+        {"channel", required_argument, NULL, 'c'},
         {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
     };
     int ch;
     char *end;
     o->experiment = "seqread";
     o->accel = "auto";
-    while ((ch = getopt_long(argc, argv, "k:e:n:s:h", longopts, NULL)) != -1) {
+    o->profile = "fast";
+    while ((ch = getopt_long(argc, argv, "k:e:n:s:p:b:h", longopts, NULL)) != -1) {
         switch (ch) {
         case 'k':
             o->kernels = optarg;
@@ -72,6 +83,15 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
             break;
         case 'a':
             o->accel = optarg;
+            break;
+        case 'p':
+            o->profile = optarg;
+            break;
+        case 'b':
+            o->bus = optarg;
+            break;
+        case 'c':
+            o->channel = optarg;
             break;
         case 't':
             o->timeout = (unsigned)strtoul(optarg, &end, 10);
@@ -125,13 +145,43 @@ static int check_agents(const struct lab_kernel *const *kernels, size_t n)
     return 0;
 }
 
+/* The matrix: one cell per kernel; cells the era cannot run are skipped
+ * here, before anything boots. Returns the number that can run. */
+static size_t plan_cells(const struct run_opts *o, const struct lab_kernel *const *kernels,
+                         size_t nk, const struct lab_experiment *exp,
+                         const struct lab_profile *profile, const struct lab_bus *bus,
+                         struct lab_cell_spec *specs, char (*skip)[256])
+{
+    size_t runnable = 0;
+    for (size_t i = 0; i < nk; i++) {
+        specs[i] = (struct lab_cell_spec){.index = (int)i,
+                                          .kernel = kernels[i],
+                                          .exp = exp,
+                                          .profile = profile,
+                                          .bus = bus,
+                                          .channel = o->channel,
+                                          .timeout_s = o->timeout};
+        if (lab_cell_check(&specs[i], skip[i], sizeof skip[i]) == 0) {
+            skip[i][0] = '\0';
+            runnable++;
+        } else {
+            fprintf(stderr, "lab: skipping %s/%s: %s\n", kernels[i]->name, exp->name, skip[i]);
+        }
+    }
+    return runnable;
+}
+
 int cmd_run(int argc, char **argv)
 {
     struct run_opts o = {0};
     struct lab_experiment exp;
+    struct lab_profile profile;
+    const struct lab_bus *bus = NULL;
     const struct lab_kernel *kernels[MAX_KERNELS];
+    struct lab_cell_spec specs[MAX_KERNELS];
+    char skip[MAX_KERNELS][256];
     size_t nk;
-    int failed = 0, rc = 1;
+    int failed = 0, rc = 2;
 
     if (parse_opts(argc, argv, &o) < 0)
         return 2;
@@ -146,6 +196,13 @@ int cmd_run(int argc, char **argv)
             goto out_exp;
     if (o.reps)
         exp.reps = o.reps;
+    if (lab_profile_resolve(o.profile, &profile) < 0 || (o.bus && !(bus = lab_bus_find(o.bus))))
+        goto out_exp;
+    if (plan_cells(&o, kernels, nk, &exp, &profile, bus, specs, skip) == 0) {
+        lab_error("no cell can run (see the reasons above)");
+        goto out_exp;
+    }
+    rc = 1;
     if (check_agents(kernels, nk) < 0)
         goto out_exp;
 
@@ -160,30 +217,33 @@ int cmd_run(int argc, char **argv)
     char cmdline[1024] = "lab";
     for (int i = 0; i < argc; i++)
         snprintf(cmdline + strlen(cmdline), sizeof cmdline - strlen(cmdline), " %s", argv[i]);
-    int64_t run = lab_store_run_begin(st, cmdline, exp.name, "fast");
+    int64_t run = lab_store_run_begin(st, cmdline, exp.name, profile.name);
     char *log_dir = lab_asprintf("%s/logs/run-%lld", lab_home(), (long long)run);
     struct lab_cell_env env = {.conn = conn, .store = st, .run_id = run, .log_dir = log_dir};
     lab_install_signal_handlers();
 
-    struct lab_cell_spec first = {.index = 0, .kernel = kernels[0], .exp = &exp};
-    const char *virt_type = lab_accel_choose(o.accel, &env, &first);
+    size_t first = 0;
+    while (skip[first][0])
+        first++;
+    const char *virt_type = lab_accel_choose(o.accel, &env, &specs[first]);
     if (!virt_type) {
         lab_store_run_end(st, run, lab_interrupted ? "interrupted" : "failed");
         goto out_store;
     }
 
-    fprintf(stderr, "lab: run %lld: %s x %zu kernel(s), %u run(s) each after %u warm-up, %s\n",
-            (long long)run, exp.name, nk, exp.reps, exp.warmup,
+    fprintf(stderr, "lab: run %lld: %s x %zu kernel(s) on %s, %u run(s) each after %u warm-up, %s\n",
+            (long long)run, exp.name, nk, profile.name, exp.reps, exp.warmup,
             strcmp(virt_type, "kvm") == 0 ? "KVM" : "TCG");
     for (size_t i = 0; i < nk && !lab_interrupted; i++) {
-        struct lab_cell_spec spec = {.index = (int)i,
-                                     .kernel = kernels[i],
-                                     .exp = &exp,
-                                     .virt_type = virt_type,
-                                     .timeout_s = o.timeout};
         struct lab_cell_result res;
+        if (skip[i][0]) {
+            int64_t cell = lab_store_cell_begin(st, run, kernels[i]->name, exp.name, NULL);
+            lab_store_cell_end(st, cell, "skipped", skip[i]);
+            continue;
+        }
+        specs[i].virt_type = virt_type;
         fprintf(stderr, "lab: [%zu/%zu] %s: %s\n", i + 1, nk, kernels[i]->name, exp.name);
-        if (lab_cell_run(&env, &spec, &res) < 0) {
+        if (lab_cell_run(&env, &specs[i], &res) < 0) {
             failed++;
             lab_error("cell %s/%s %s: %s", kernels[i]->name, exp.name,
                       lab_cell_status_name(res.status), res.reason);

@@ -5,8 +5,10 @@
 int cmd_run(int argc, char **argv);
 int cmd_kernels(int argc, char **argv);
 int cmd_experiments(int argc, char **argv);
+int cmd_profiles(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_runs(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
 
 /* The result store every command reads and writes ($LAB_STORE or
  * $LAB_HOME/results.db). */

@@ -13,9 +13,11 @@ static const struct command {
     const char *usage;
 } commands[] = {
     {"run", cmd_run, "run --kernels A,B [--experiment E] [--reps N]   boot kernels, run, compare"},
-    {"kernels", cmd_kernels, "kernels list|fetch NAME                       the kernel catalog"},
+    {"kernels", cmd_kernels, "kernels list|show|fetch|era                  the kernel catalog and era facts"},
     {"experiments", cmd_experiments, "experiments                                   shipped experiments"},
+    {"profiles", cmd_profiles, "profiles                                      hardware profiles"},
     {"runs", cmd_runs, "runs                                          stored runs"},
+    {"trace", cmd_trace, "trace [RUN [KERNEL]]                          the era disk's request pattern"},
     {"show", cmd_show, "show [RUN]                                    report of a stored run"},
 };
 

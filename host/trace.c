@@ -1,0 +1,149 @@
+/* Summaries of the hdd filter's per-request traces. */
+#include "trace.h"
+#include "util.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct req {
+    int op; /* 0 read, 1 write, 2 flush, 3 other */
+    uint64_t offset, length;
+    int64_t arrival, start, finish;
+    int outcome; /* 0 hit, 1 partial, 2 miss, 3 none */
+};
+
+static const char *const op_names[] = {"read", "write", "flush"};
+static const char *const outcome_names[] = {"hit", "partial", "miss"};
+
+static int lookup(const char *word, const char *const *names, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(word, names[i]) == 0)
+            return i;
+    return n;
+}
+
+uint64_t lab_trace_bucket_bytes(int i)
+{
+    return 512ULL << i;
+}
+
+static int bucket_of(uint64_t len)
+{
+    int b = 0;
+    while (b < LAB_TRACE_SIZE_BUCKETS - 1 && len >= lab_trace_bucket_bytes(b + 1))
+        b++;
+    return b;
+}
+
+static int by_arrival(const void *a, const void *b)
+{
+    const struct req *x = a, *y = b;
+    return (x->arrival > y->arrival) - (x->arrival < y->arrival);
+}
+
+static void account(struct lab_trace_summary *s, const struct req *r, const struct req *prev,
+                    int64_t *busy_until)
+{
+    s->requests++;
+    if (r->op == 0 || r->op == 1) {
+        s->size_hist[bucket_of(r->length)]++;
+        if (prev && prev->offset + prev->length == r->offset)
+            s->sequential++;
+    }
+    if (r->op == 0) {
+        s->reads++;
+        s->bytes_read += r->length;
+        s->hits += r->outcome == 0;
+        s->partial += r->outcome == 1;
+        s->misses += r->outcome == 2;
+    } else if (r->op == 1) {
+        s->writes++;
+        s->bytes_written += r->length;
+    } else if (r->op == 2) {
+        s->flushes++;
+    }
+    if (prev && r->arrival > *busy_until) {
+        s->idle_gaps++;
+        s->idle_ns += r->arrival - *busy_until;
+    }
+    if (r->finish > *busy_until)
+        *busy_until = r->finish;
+    s->service_ns += r->finish - r->start;
+    s->wait_ns += r->start - r->arrival;
+}
+
+int lab_trace_summarize(FILE *in, struct lab_trace_summary *out, char *err, size_t errlen)
+{
+    char line[512], op[16], outcome[16];
+    size_t n = 0, cap = 0;
+    struct req *reqs = NULL;
+    int lineno = 0;
+
+    memset(out, 0, sizeof *out);
+    while (fgets(line, sizeof line, in)) {
+        struct req r;
+        lineno++;
+        if (sscanf(line, "%15s %" SCNu64 " %" SCNu64 " %" SCNd64 " %" SCNd64 " %" SCNd64 " %15s",
+                   op, &r.offset, &r.length, &r.arrival, &r.start, &r.finish, outcome) != 7 ||
+            r.start < r.arrival || r.finish < r.start) {
+            snprintf(err, errlen, "%d: malformed trace line", lineno);
+            free(reqs);
+            return -1;
+        }
+        r.op = lookup(op, op_names, 3);
+        r.outcome = lookup(outcome, outcome_names, 3);
+        if (n == cap) {
+            cap = cap ? cap * 2 : 1024;
+            reqs = realloc(reqs, cap * sizeof *reqs);
+            if (!reqs)
+                abort();
+        }
+        reqs[n++] = r;
+    }
+    /* Lines are written at completion; the request pattern is in arrival order. */
+    qsort(reqs, n, sizeof *reqs, by_arrival);
+    int64_t busy_until = 0;
+    for (size_t i = 0; i < n; i++)
+        account(out, &reqs[i], i ? &reqs[i - 1] : NULL, &busy_until);
+    if (n)
+        out->span_ns = busy_until - reqs[0].arrival;
+    free(reqs);
+    return 0;
+}
+
+static double pct(uint64_t part, uint64_t whole)
+{
+    return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+void lab_trace_print(FILE *out, const struct lab_trace_summary *s)
+{
+    uint64_t rw = s->reads + s->writes;
+    fprintf(out, "%" PRIu64 " requests: %" PRIu64 " reads (%.1f MiB), %" PRIu64
+                 " writes (%.1f MiB), %" PRIu64 " flushes, over %.3f s\n",
+            s->requests, s->reads, (double)s->bytes_read / (1 << 20), s->writes,
+            (double)s->bytes_written / (1 << 20), s->flushes, (double)s->span_ns / 1e9);
+    fprintf(out, "  request size      count   share\n");
+    for (int i = 0; i < LAB_TRACE_SIZE_BUCKETS; i++) {
+        uint64_t b = lab_trace_bucket_bytes(i);
+        if (!s->size_hist[i])
+            continue;
+        fprintf(out, "  %s%6" PRIu64 " %s  %8" PRIu64 "  %5.1f%%\n",
+                i == LAB_TRACE_SIZE_BUCKETS - 1 ? ">=" : "  ", b >= 1024 ? b >> 10 : b,
+                b >= 1024 ? "KiB" : "B  ", s->size_hist[i], pct(s->size_hist[i], rw));
+    }
+    fprintf(out, "  sequential        %5.1f%% of reads and writes start where the previous ended\n",
+            pct(s->sequential, rw));
+    fprintf(out, "  drive cache       %5.1f%% hit, %.1f%% partial, %.1f%% miss (reads)\n",
+            pct(s->hits, s->reads), pct(s->partial, s->reads), pct(s->misses, s->reads));
+    fprintf(out,
+            "  idle gaps         %" PRIu64 ", mean %.2f ms, %.1f%% of the span: the drive waited for "
+            "the kernel\n",
+            s->idle_gaps, s->idle_gaps ? (double)s->idle_ns / (double)s->idle_gaps / 1e6 : 0.0,
+            s->span_ns ? 100.0 * (double)s->idle_ns / (double)s->span_ns : 0.0);
+    fprintf(out, "  per request       %.3f ms service, %.3f ms queued\n",
+            s->requests ? (double)s->service_ns / (double)s->requests / 1e6 : 0.0,
+            s->requests ? (double)s->wait_ns / (double)s->requests / 1e6 : 0.0);
+}

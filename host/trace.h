@@ -1,0 +1,29 @@
+/* Summaries of the hdd filter's per-request traces: the guest kernel's real
+ * request pattern (sizes, sequentiality, idle gaps, drive cache hits), even
+ * for kernels that have no blktrace. */
+#ifndef LAB_TRACE_H
+#define LAB_TRACE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#define LAB_TRACE_SIZE_BUCKETS 16 /* 512 B, 1 KiB, ... 16 MiB and more */
+
+struct lab_trace_summary {
+    uint64_t requests, reads, writes, flushes;
+    uint64_t bytes_read, bytes_written;
+    uint64_t size_hist[LAB_TRACE_SIZE_BUCKETS]; /* reads and writes by size */
+    uint64_t sequential;                        /* starts where the previous one ended */
+    uint64_t hits, partial, misses;             /* drive cache, for reads */
+    uint64_t idle_gaps;                         /* the drive idle before an arrival */
+    int64_t idle_ns, span_ns, service_ns, wait_ns;
+};
+
+/* Reads a trace (op offset length arrival start finish outcome, tab-separated).
+ * -1 with "LINE: reason" in err for a malformed line. */
+int lab_trace_summarize(FILE *in, struct lab_trace_summary *out, char *err, size_t errlen);
+void lab_trace_print(FILE *out, const struct lab_trace_summary *s);
+/* The lower bound in bytes of size bucket i. */
+uint64_t lab_trace_bucket_bytes(int i);
+
+#endif
