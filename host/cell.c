@@ -442,10 +442,19 @@ static int prepare(struct cell_run *c, char **xml)
         fail(c, LAB_CELL_FAILED, "cannot build the boot image for %s", spec->kernel->name);
         goto out;
     }
-    struct lab_datadisk_recipe dr = {.fs = "ext2",
+    struct lab_datadisk_recipe dr = {.fs = spec->exp->disk,
                                      .file_name = "big_file",
                                      .file_size = spec->exp->file_size,
                                      .seed = LAB_CONTENT_SEED_DEFAULT};
+    if (strcmp(spec->exp->disk, "raw") == 0) {
+        /* disk_size 0 ("full"): the drive's real capacity, so seeks span
+         * the whole stroke as the datasheet's average assumes. */
+        dr.file_size = spec->exp->disk_size;
+        if (!dr.file_size)
+            dr.file_size = profile && profile->kind == LAB_PROFILE_MODEL
+                               ? profile->params.capacity_bytes
+                               : 256ULL << 20;
+    }
     if (lab_datadisk_get(&dr, &disk) < 0) {
         fail(c, LAB_CELL_FAILED, "cannot build the data disk");
         goto out;

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,7 +14,7 @@
 #define LAB_EXPERIMENTS_DIR "lab/experiments"
 #endif
 
-enum key_type { KEY_TEST, KEY_TEXT, KEY_UINT, KEY_SIZE };
+enum key_type { KEY_TEST, KEY_TEXT, KEY_UINT, KEY_SIZE, KEY_DISK, KEY_SIZE_OR_FULL };
 
 struct key_def {
     const char *key;
@@ -34,9 +35,37 @@ static const struct key_def keys[] = {
     {"file_size", KEY_SIZE, OFF(file_size), 1 << 20, 64ULL << 30, "size of the test file"},
     {"verify", KEY_UINT, OFF(verify), 0, 1, "1: the agent checks the content it read"},
     {"timeout", KEY_UINT, OFF(timeout), 0, 86400, "seconds before a cell is declared hung"},
+    {"disk", KEY_DISK, OFF(disk), 0, 0, "data disk: ext2 (holding the test file) or raw"},
+    {"disk_size", KEY_SIZE_OR_FULL, OFF(disk_size), 1 << 20, 16ULL << 40,
+     "raw disk size, or 'full' for the profile's capacity"},
+    {"read_size", KEY_SIZE, OFF(read_size), 0, 16ULL << 40, "devread: bytes per run, 0 = all"},
+    {"direct", KEY_UINT, OFF(direct), 0, 1, "1: O_DIRECT"},
+    {"qd", KEY_UINT, OFF(qd), 1, 64, "randread: requests in flight"},
+    {"count", KEY_UINT, OFF(count), 1, 1000000, "randread: requests per run"},
+    {"span", KEY_SIZE, OFF(span), 0, 16ULL << 40, "randread: bytes of the device, 0 = all"},
+    {"offset", KEY_SIZE, OFF(offset), 0, 16ULL << 40, "randread: where the span starts"},
 };
 
-static const char *const tests[] = {"seqread"};
+/* The agent's tests: each reads the file on an ext2 disk or the raw device. */
+static const char *const tests[] = {"seqread", "devread", "randread"};
+static const char *const disks[] = {"ext2", "raw"};
+
+static int set_choice(char **field, const char *where, const char *key, const char *value,
+                      const char *const *choices, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(choices[i], value) == 0) {
+            free(*field);
+            *field = lab_xstrdup(value);
+            return 0;
+        }
+    }
+    char known[128] = "";
+    for (size_t i = 0; i < n; i++)
+        snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "",
+                 choices[i]);
+    return lab_error("%s: unknown %s '%s' (known: %s)", where, key, value, known);
+}
 
 const char *lab_experiments_dir(void)
 {
@@ -95,29 +124,32 @@ static int set_key(struct lab_experiment *exp, const char *where, const char *ke
     char *field = (char *)exp + def->offset;
     switch (def->type) {
     case KEY_TEST:
-        for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
-            if (strcmp(tests[i], value) == 0) {
-                free(*(char **)field);
-                *(char **)field = lab_xstrdup(value);
-                return 0;
-            }
-        }
-        return lab_error("%s: unknown test '%s' (known: seqread)", where, value);
+        return set_choice((char **)field, where, "test", value, tests,
+                          sizeof tests / sizeof tests[0]);
+    case KEY_DISK:
+        return set_choice((char **)field, where, "disk", value, disks,
+                          sizeof disks / sizeof disks[0]);
     case KEY_TEXT:
         free(*(char **)field);
         *(char **)field = lab_xstrdup(value);
         return 0;
+    case KEY_SIZE_OR_FULL:
+        if (strcmp(value, "full") == 0) {
+            *(uint64_t *)field = 0;
+            return 0;
+        }
+        /* fall through */
     case KEY_UINT:
     case KEY_SIZE:
         if (parse_size(value, &v) < 0 ||
             (def->type == KEY_UINT && strspn(value, "0123456789") != strlen(value)))
             return lab_error("%s: value of '%s' is not a %s: '%s'", where, key,
-                             def->type == KEY_SIZE ? "size (like 256M)" : "number", value);
+                             def->type == KEY_UINT ? "number" : "size (like 256M)", value);
         if (v < def->min || v > def->max)
             return lab_error("%s: %s = %s is out of range [%llu, %llu] (%s)", where, key, value,
                              (unsigned long long)def->min, (unsigned long long)def->max,
                              def->help);
-        if (def->type == KEY_SIZE)
+        if (def->type != KEY_UINT)
             *(uint64_t *)field = v;
         else
             *(unsigned *)field = (unsigned)v;
@@ -145,6 +177,9 @@ static void set_defaults(struct lab_experiment *exp)
     exp->warmup = 1;
     exp->block_size = 1 << 20;
     exp->file_size = 256ULL << 20;
+    exp->disk_size = 256ULL << 20;
+    exp->qd = 1;
+    exp->count = 2000;
 }
 
 int lab_experiment_parse(const char *path, const char *text, struct lab_experiment *out)
@@ -177,6 +212,10 @@ int lab_experiment_parse(const char *path, const char *text, struct lab_experime
     free(copy);
     if (rc == 0 && !out->test)
         rc = lab_error("%s: no 'test = ...' line", path);
+    if (rc == 0 && !out->disk)
+        out->disk = lab_xstrdup(strcmp(out->test, "seqread") == 0 ? "ext2" : "raw");
+    if (rc == 0 && strcmp(out->test, "seqread") == 0 && strcmp(out->disk, "ext2") != 0)
+        rc = lab_error("%s: test seqread reads a file, so it needs disk = ext2", path);
     if (rc < 0)
         lab_experiment_free(out);
     return rc;
@@ -230,13 +269,18 @@ void lab_experiment_free(struct lab_experiment *exp)
     free(exp->path);
     free(exp->test);
     free(exp->summary);
+    free(exp->disk);
     memset(exp, 0, sizeof *exp);
 }
 
 char *lab_experiment_cmdline(const struct lab_experiment *exp)
 {
+    uint64_t size = strcmp(exp->test, "seqread") == 0 ? exp->file_size : exp->read_size;
     return lab_asprintf("lab.test=%s lab.reps=%u lab.bs=%llu lab.ra=%u lab.size=%llu lab.verify=%u "
+                        "lab.direct=%u lab.qd=%u lab.count=%u lab.span=%llu lab.offset=%llu "
                         "lab.fs=ext2 lab.file=big_file",
-                        exp->test, exp->reps + exp->warmup, (unsigned long long)exp->block_size, exp->readahead,
-                        (unsigned long long)exp->file_size, exp->verify);
+                        exp->test, exp->reps + exp->warmup, (unsigned long long)exp->block_size,
+                        exp->readahead, (unsigned long long)size, exp->verify, exp->direct, exp->qd,
+                        exp->count, (unsigned long long)exp->span,
+                        (unsigned long long)exp->offset);
 }

@@ -18,6 +18,13 @@ struct lab_experiment {
     uint64_t file_size;
     unsigned verify;  /* agent checks every word it read */
     unsigned timeout; /* seconds per cell; 0 = derived from the work */
+    char *disk;       /* data disk: "ext2" (with the test file) or "raw" */
+    uint64_t disk_size;  /* raw disk bytes; 0 = the profile's full capacity */
+    uint64_t read_size;  /* devread: bytes per run; 0 = the whole device */
+    unsigned direct;  /* O_DIRECT */
+    unsigned qd;      /* randread queue depth */
+    unsigned count;   /* randread requests per run */
+    uint64_t span, offset; /* randread: where on the device; span 0 = all of it */
 };
 
 /* NAME is a shipped experiment (lab/experiments/NAME.exp) or a path. */

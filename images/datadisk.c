@@ -28,12 +28,15 @@ static int normalise(const struct lab_datadisk_recipe *in, struct recipe *r)
     r->file_name = in->file_name ? in->file_name : "big_file";
     r->file_size = in->file_size ? in->file_size : LAB_DATADISK_DEFAULT_SIZE;
     r->seed = in->seed;
-    if (strcmp(r->fs, "ext2") != 0 && strcmp(r->fs, "ext3") != 0 && strcmp(r->fs, "ext4") != 0)
-        return lab_error("data disk: unsupported filesystem '%s' (ext2, ext3 or ext4)", r->fs);
+    if (strcmp(r->fs, "ext2") != 0 && strcmp(r->fs, "ext3") != 0 && strcmp(r->fs, "ext4") != 0 &&
+        strcmp(r->fs, "raw") != 0)
+        return lab_error("data disk: unsupported filesystem '%s' (ext2, ext3, ext4 or raw)", r->fs);
+    if (strcmp(r->fs, "raw") == 0 && r->file_size > (16ULL << 40))
+        return lab_error("data disk: raw size %llu too large", (unsigned long long)r->file_size);
     if (!*r->file_name || strchr(r->file_name, '/') || strcmp(r->file_name, ".") == 0 ||
         strcmp(r->file_name, "..") == 0 || strlen(r->file_name) > 255)
         return lab_error("data disk: bad file name '%s'", r->file_name);
-    if (r->file_size > (1ULL << 42))
+    if (strcmp(r->fs, "raw") != 0 && r->file_size > (1ULL << 42))
         return lab_error("data disk: file size %llu too large", (unsigned long long)r->file_size);
     return 0;
 }
@@ -189,6 +192,16 @@ out:
     return rc;
 }
 
+/* A drive of full capacity costs nothing as a sparse file: reads of holes
+ * return zeros, and the timing model, not the content, is what is measured. */
+static int build_raw(const struct recipe *r, const char *img)
+{
+    int fd = open(img, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0 || ftruncate(fd, (off_t)r->file_size) < 0 || close(fd) < 0)
+        return lab_error("cannot create the raw disk %s: %s", img, strerror(errno));
+    return chmod(img, 0644);
+}
+
 int lab_datadisk_get(const struct lab_datadisk_recipe *in, char **path_out)
 {
     struct recipe r;
@@ -216,7 +229,7 @@ int lab_datadisk_get(const struct lab_datadisk_recipe *in, char **path_out)
     img = lab_asprintf("%s/image", tmp);
     lab_info("building data disk %s (%s, %s of %llu bytes)", out, r.fs, r.file_name,
              (unsigned long long)r.file_size);
-    if (build(&r, hex, tmp, img) < 0)
+    if (strcmp(r.fs, "raw") == 0 ? build_raw(&r, img) < 0 : build(&r, hex, tmp, img) < 0)
         goto done;
     if (rename(img, out) < 0) {
         lab_error("cannot rename %s to %s: %s", img, out, strerror(errno));

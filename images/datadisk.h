@@ -8,7 +8,8 @@
 #define LAB_DATADISK_DEFAULT_SIZE (256ULL << 20)
 
 struct lab_datadisk_recipe {
-    const char *fs;        /* "ext2" (also "ext3", "ext4"); NULL means "ext2" */
+    const char *fs;        /* "ext2" (also "ext3", "ext4"), or "raw": a sparse disk of
+                              file_size bytes with no filesystem; NULL means "ext2" */
     const char *file_name; /* "big_file"; NULL means "big_file" */
     uint64_t file_size;    /* bytes; 0 means LAB_DATADISK_DEFAULT_SIZE */
     uint64_t seed;         /* content: 8-byte LE words lab_content_word(seed, i) */

@@ -67,7 +67,7 @@ static void test_refusals(void **state)
         {"test = seqread\nblock_size = 8M\n", "t.exp:2: block_size = 8M is out of range"},
         {"test = seqread\nreps = 3x\n", "t.exp:2: value of 'reps' is not a number"},
         {"test = seqread\nfile_size = lots\n", "t.exp:2: value of 'file_size' is not a size"},
-        {"test = seqwrite\n", "t.exp:1: unknown test 'seqwrite'"},
+        {"test = seqwrite\n", "t.exp:1: unknown test 'seqwrite' (known: seqread, devread, randread)"},
         {"reps = 2\n", "t.exp: no 'test = ...' line"},
         {"test seqread\n", "t.exp:1: expected 'key = value'"},
     };
@@ -77,6 +77,30 @@ static void test_refusals(void **state)
         if (!strstr(captured, cases[i].message))
             fail_msg("case %zu: expected '%s' in '%s'", i, cases[i].message, captured);
     }
+}
+
+static void test_raw_disk_keys(void **state)
+{
+    struct lab_experiment e;
+    assert_int_equal(parse_capturing("test = randread\nblock_size = 4k\ndirect = 1\nqd = 16\n"
+                                     "disk_size = full\nspan = 1G\n",
+                                     &e),
+                     0);
+    assert_string_equal(e.disk, "raw"); /* the device tests default to a raw disk */
+    assert_int_equal(e.disk_size, 0);   /* full: the profile's capacity */
+    assert_int_equal(e.qd, 16);
+    assert_int_equal(e.span, 1ULL << 30);
+    char *cmd = lab_experiment_cmdline(&e);
+    assert_non_null(strstr(cmd, "lab.test=randread lab.reps=6 lab.bs=4096"));
+    assert_non_null(strstr(cmd, "lab.direct=1 lab.qd=16 lab.count=2000 lab.span=1073741824"));
+    free(cmd);
+    lab_experiment_free(&e);
+    assert_int_equal(parse_capturing("test = seqread\ndisk = raw\n", &e), -1);
+    assert_non_null(strstr(captured, "needs disk = ext2"));
+    assert_int_equal(parse_capturing("test = devread\ndisk = xfs\n", &e), -1);
+    assert_non_null(strstr(captured, "t.exp:2: unknown disk 'xfs' (known: ext2, raw)"));
+    assert_int_equal(parse_capturing("test = devread\ndisk_size = some\n", &e), -1);
+    assert_non_null(strstr(captured, "t.exp:2: value of 'disk_size' is not a size"));
 }
 
 static void test_set_override(void **state)
@@ -106,6 +130,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_values_and_sizes), cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_refusals),         cmocka_unit_test(test_set_override),
+        cmocka_unit_test(test_raw_disk_keys),
         cmocka_unit_test(test_shipped_files_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
