@@ -6,7 +6,9 @@
 #include <stdint.h>
 
 #include "cmdline.h"
+#include "figures.h"
 #include "fmt.h"
+#include "parse.h"
 
 #define LAB_AGENT_VERSION "0.1"
 
@@ -35,7 +37,9 @@ void setup_proc(void);
 void setup_mounts(const struct agent_config *c);
 void setup_modules(const char *list_path);
 int setup_channel(const struct agent_config *c, char *why, size_t whycap);
-int setup_block_device(const struct agent_config *c, char *why, size_t whycap);
+/* Waits for /dev/<lab.dev>; mounts it read-only on /mnt if `mount` (tests that
+ * read a file; devread and randread read the raw device and do not). */
+int setup_block_device(const struct agent_config *c, int mount, char *why, size_t whycap);
 
 /* seqread.c */
 uint64_t seqread_run(const struct agent_config *c);
@@ -63,6 +67,60 @@ void seqread_measure(int fd, const struct agent_config *c, const char *test, uin
 /* Starts the `end` record with the keys every run has; the caller adds its
  * own and sends it. */
 struct agent_line *seqread_end(const char *test, uint64_t rep, const struct seqread_result *res);
+
+/* The agent's 4 MiB read buffer (seqread.c), 4096-aligned for O_DIRECT. */
+extern unsigned char agent_iobuf[LAB_AGENT_MAX_BS];
+
+/* devread.c: shared by devread and randread. */
+struct blk_dev {
+    long fd;          /* the open device (or the self-test's file) */
+    uint64_t size;    /* bytes (BLKGETSIZE64, BLKGETSIZE, or the file's end) */
+    unsigned ssz;     /* logical sector size (BLKSSZGET; 512 where unknown) */
+    unsigned long ra; /* readahead in sectors after lab.ra (BLKRAGET) */
+    int have_ra;      /* BLKRAGET worked (not on a regular file) */
+};
+/* Opens path read-only (O_DIRECT if direct), applies lab.ra, reads the size
+ * and sector size; when buffered, syncs and drops the device's cached pages
+ * (BLKFLSBUF, then fadvise DONTNEED on the fd; failures other than ENOTTY on a
+ * file or ENOSYS on 2.4 are sent as log records). Sends an error record and
+ * returns -1 on failure. */
+int blk_open(const struct agent_config *c, const char *path, int direct, const char *test,
+             uint64_t rep, struct blk_dev *d);
+/* /proc/stat's cpu line; 0 or -1 (then no cpu_* keys are sent). */
+int cpu_read(struct agent_cpustat *s);
+/* Adds cpu_user cpu_nice cpu_system cpu_idle cpu_iowait [cpu_irq cpu_softirq]
+ * [cpu_steal] cpu_fields: the deltas b - a in USER_HZ ticks. */
+void cpu_keys(struct agent_line *l, const struct agent_cpustat *a, const struct agent_cpustat *b);
+/* Sends an error record "what: errno N" for test/rep. */
+void test_fail(const char *test, const char *what, long err, uint64_t rep);
+
+struct devread_out {
+    struct seqread_result res;
+    uint64_t devsize;
+};
+/* One devread run of path in c->bs blocks (c->size bytes, 0 = all of it),
+ * with O_DIRECT if c->direct; sends begin and end (or error). `name` is the
+ * device for dev_read_bytes (NULL: none). Returns 0 if it sent `end`. */
+int devread_one(const struct agent_config *c, const char *path, const char *name, const char *test,
+                uint64_t rep, struct devread_out *o);
+uint64_t devread_run(const struct agent_config *c);
+
+/* randread.c */
+struct randread_out {
+    uint64_t t0, t1, bytes, user_ns, sys_ns;
+    uint64_t qd;     /* the queue depth used: 1 where there is no native AIO */
+    uint64_t offset; /* the region read: [offset, offset + span) */
+    uint64_t span;
+    uint64_t verify_errors;
+    struct agent_latsum lat;
+};
+/* One randread run of path: c->count reads of c->bs bytes at random
+ * bs-aligned offsets in [c->offset, c->offset + c->span), c->qd in flight
+ * (native AIO; pread64 at qd 1 or without AIO), O_DIRECT if c->direct. Sends
+ * begin and end (or error). Returns 0 if it sent `end`. */
+int randread_one(const struct agent_config *c, const char *path, const char *name, const char *test,
+                 uint64_t rep, struct randread_out *o);
+uint64_t randread_run(const struct agent_config *c);
 
 /* selftest.c: the host self-test (`lab-agent --selftest DIR`, never as PID 1). */
 __attribute__((noreturn)) void selftest_main(int argc, char **argv);

@@ -22,6 +22,12 @@ void agent_config_defaults(struct agent_config *c)
     c->chan = AGENT_CHAN_VIRTIO;
     c->timeout = 30;
     c->devtmpfs = 1;
+    c->direct = 0;
+    c->count = 2000;
+    c->qd = 1;
+    c->span = 0;
+    c->offset = 0;
+    c->given = 0;
 }
 
 int agent_parse_u64(const char *s, size_t n, uint64_t *out)
@@ -140,8 +146,24 @@ static void apply(struct agent_config *c, const char *k, size_t kn, const char *
         set_str(c, k, kn, v, vn, c->test, sizeof(c->test), 0);
     else if (key_is(k, kn, "reps"))
         set_num(c, k, kn, v, vn, &c->reps, 0, 1000000);
-    else if (key_is(k, kn, "bs"))
+    else if (key_is(k, kn, "bs")) {
+        unsigned e = c->errors;
         set_num(c, k, kn, v, vn, &c->bs, 1, (uint64_t)1 << 40);
+        if (c->errors == e)
+            c->given |= AGENT_GIVEN_BS;
+    } else if (key_is(k, kn, "direct")) {
+        unsigned e = c->errors;
+        set_num(c, k, kn, v, vn, &c->direct, 0, 1);
+        if (c->errors == e)
+            c->given |= AGENT_GIVEN_DIRECT;
+    } else if (key_is(k, kn, "count"))
+        set_num(c, k, kn, v, vn, &c->count, 1, AGENT_COUNT_MAX);
+    else if (key_is(k, kn, "qd"))
+        set_num(c, k, kn, v, vn, &c->qd, 1, AGENT_QD_MAX);
+    else if (key_is(k, kn, "span"))
+        set_num(c, k, kn, v, vn, &c->span, 0, ~(uint64_t)0);
+    else if (key_is(k, kn, "offset"))
+        set_num(c, k, kn, v, vn, &c->offset, 0, ~(uint64_t)0);
     else if (key_is(k, kn, "ra"))
         set_num(c, k, kn, v, vn, &c->ra, 0, 0xffffffffULL);
     else if (key_is(k, kn, "dev"))
@@ -197,6 +219,12 @@ unsigned agent_config_parse(struct agent_config *c, const char *buf, size_t n)
         if (kn == rest || kn == 0)
             continue; /* "lab.key" without '=': not ours to judge */
         apply(c, k, kn, k + kn + 1, rest - kn - 1);
+    }
+    if (agent_streq(c->test, "randread")) {
+        if (!(c->given & AGENT_GIVEN_BS))
+            c->bs = AGENT_RANDREAD_BS_DEFAULT;
+        if (!(c->given & AGENT_GIVEN_DIRECT))
+            c->direct = 1;
     }
     return c->errors;
 }

@@ -5,6 +5,18 @@
 
 static char cmdline[4096];
 
+/* The tests: only those that read a file mount the data disk (the others read
+ * the raw device, which need not hold a filesystem). */
+static const struct test {
+    const char *name;
+    int mount;
+    uint64_t (*run)(const struct agent_config *c);
+} tests[] = {
+    {"seqread", 1, seqread_run},
+    {"devread", 0, devread_run},
+    {"randread", 0, randread_run},
+};
+
 static void hello(void)
 {
     struct k_utsname u;
@@ -64,13 +76,16 @@ int agent_main(int argc, char **argv, char **envp)
         report_log(notes_get(i));
 
     uint64_t runs = 0;
-    if (!agent_streq(cfg.test, "seqread")) {
+    const struct test *t = NULL;
+    for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+        if (agent_streq(cfg.test, tests[i].name))
+            t = &tests[i];
+    if (!t)
         report_error("unknown lab.test", cfg.test, -1);
-    } else if (setup_block_device(&cfg, why, sizeof(why)) < 0) {
-        report_error(why, "seqread", -1);
-    } else {
-        runs = seqread_run(&cfg);
-    }
+    else if (setup_block_device(&cfg, t->mount, why, sizeof(why)) < 0)
+        report_error(why, t->name, -1);
+    else
+        runs = t->run(&cfg);
 
     struct agent_line *l = report_start("bye");
     agent_line_u64(l, "runs", runs);

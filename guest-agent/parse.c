@@ -173,3 +173,35 @@ int agent_blockstat_sectors_read(const char *buf, size_t n, const char *name, ui
     }
     return -1;
 }
+
+int agent_procstat_cpu(const char *buf, size_t n, struct agent_cpustat *out)
+{
+    size_t pos = 0, len;
+    const char *l;
+    while ((l = agent_next_line(buf, n, &pos, &len))) {
+        const char *f[AGENT_CPUSTAT_MAX + 1];
+        size_t fl[AGENT_CPUSTAT_MAX + 1];
+        int k = fields(l, len, f, fl, AGENT_CPUSTAT_MAX + 1);
+        if (k < 1 || fl[0] != 3 || !agent_memeq(f[0], "cpu", 3))
+            continue; /* "cpu0", "intr", ... */
+        if (k < 5)
+            return -1; /* every era has at least user nice system idle */
+        for (int i = 0; i < AGENT_CPUSTAT_MAX; i++)
+            out->v[i] = 0;
+        for (int i = 1; i < k; i++)
+            if (dec_u64(f[i], fl[i], &out->v[i - 1]) < 0)
+                return -1;
+        out->fields = (unsigned)(k - 1);
+        return 0;
+    }
+    return -1;
+}
+
+void agent_cpustat_delta(const struct agent_cpustat *a, const struct agent_cpustat *b,
+                         struct agent_cpustat *d)
+{
+    /* Some NO_HZ kernels let idle and iowait step back: clamp at 0. */
+    for (int i = 0; i < AGENT_CPUSTAT_MAX; i++)
+        d->v[i] = b->v[i] >= a->v[i] ? b->v[i] - a->v[i] : 0;
+    d->fields = a->fields < b->fields ? a->fields : b->fields;
+}

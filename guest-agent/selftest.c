@@ -2,7 +2,10 @@
  * paths against the running kernel instead of setting up a guest. It writes
  * a file of lab content in DIR, times and verifies a sequential read of it
  * through the seqread code (open, sync, fadvise DONTNEED, blocks, verify,
- * rusage, clock), lists DIR with getdents, parses /proc/partitions,
+ * rusage, clock), through the devread code (O_DIRECT, then buffered with
+ * BLKFLSBUF and fadvise) and the randread code (pread64 at queue depth 1,
+ * native AIO at 8: ENOSYS and queue depth 1 on 2.4), lists DIR with
+ * getdents, parses /proc/partitions,
  * /proc/devices and the block statistics, and reports which era fallbacks it
  * took. Records go to fd 1; the exit status is 0 only if every check passed.
  * Run under tests/seccomp/era-seccomp, the same binary proves it needs no
@@ -16,14 +19,15 @@
 #include "str.h"
 #include "sys.h"
 
-#define DATA_NAME  "lab-selftest.dat"
-#define DATA_SIZE  ((3u << 20) + 4093u) /* not a multiple of 8 or of the block size */
-#define READ_BS    100000u              /* neither: words straddle blocks */
-#define EXTRA      40u                  /* empty files, so a listing takes several calls */
-#define DENTS_BUF  1024u
-#define AT_FDCWD_  (-100)
-#define SEEK_END_  2
-#define ALLOC_SIZE (1u << 20)
+#define DATA_NAME     "lab-selftest.dat"
+#define DATA_SIZE     ((3u << 20) + 4093u) /* not a multiple of 8 or of the block size */
+#define READ_BS       100000u              /* neither: words straddle blocks */
+#define EXTRA         40u                  /* empty files, so a listing takes several calls */
+#define DENTS_BUF     1024u
+#define AT_FDCWD_     (-100)
+#define SEEK_END_     2
+#define ALLOC_SIZE    (1u << 20)
+#define SELFTEST_RUNS 6u /* seqread, devread and randread twice each */
 
 static unsigned failures, checks;
 static char big[65536]; /* /proc text */
@@ -167,6 +171,73 @@ static void run_seqread(const char *path, uint64_t seed, uint64_t rep, int expec
     report_send();
 }
 
+/* O_DIRECT where the filesystem takes it (tmpfs before 6.6 does not: EINVAL);
+ * the self-test then reads buffered and says so. A guest never falls back. */
+static int direct_ok(const char *path)
+{
+    long fd = sys_open(path, O_RDONLY_ | O_LARGEFILE_ | O_DIRECT_, 0);
+    if (fd >= 0) {
+        sys_close((int)fd);
+        return 1;
+    }
+    char m[160];
+    size_t at = agent_cat(m, sizeof(m), 0, "O_DIRECT refused here (errno ");
+    at = agent_cat_i64(m, sizeof(m), at, -fd);
+    agent_cat(m, sizeof(m), at, "); devread and randread self-tests read buffered");
+    report_log(m);
+    return 0;
+}
+
+/* The devread path on the data file: blocks to the end, O_DIRECT (rep 0) and
+ * buffered with BLKFLSBUF (ENOTTY on a file) and fadvise DONTNEED (rep 1). */
+static void run_devread(const char *path, int direct, uint64_t rep)
+{
+    struct agent_config c;
+    agent_config_defaults(&c);
+    c.bs = 65536;
+    c.verify = 1;
+    c.direct = (uint64_t)direct;
+    struct devread_out o;
+    int r = devread_one(&c, path, NULL, "selftest-devread", rep, &o);
+    check(r == 0, direct ? "devread O_DIRECT run" : "devread buffered run", 0);
+    if (r != 0)
+        return;
+    check(o.devsize == DATA_SIZE, "devread: size of the file", 0);
+    check(o.res.bytes == DATA_SIZE, "devread: read it all", 0);
+    check(o.res.verify_errors == 0, "devread: content matches", 0);
+}
+
+/* The randread path on the data file: random bs-aligned reads inside the
+ * region, each block's content checked at its offset (so pread64's and the
+ * iocb's offsets are right), latencies ordered. At qd > 1 native AIO, or
+ * qd 1 where io_setup is ENOSYS (the 2.4 filter). */
+static void run_randread(const char *path, int direct, uint64_t rep, uint64_t qd, uint64_t offset,
+                         uint64_t span)
+{
+    struct agent_config c;
+    agent_config_defaults(&c);
+    c.bs = 4096;
+    c.count = 500;
+    c.qd = qd;
+    c.offset = offset;
+    c.span = span;
+    c.verify = 1;
+    c.direct = (uint64_t)direct;
+    struct randread_out o;
+    int r = randread_one(&c, path, NULL, "selftest-randread", rep, &o);
+    check(r == 0, qd > 1 ? "randread run at queue depth > 1" : "randread run at queue depth 1", 0);
+    if (r != 0)
+        return;
+    check(o.bytes == c.count * c.bs, "randread: every request read a whole block", 0);
+    check(o.verify_errors == 0, "randread: content matches at every offset", 0);
+    check(o.lat.n == c.count && o.lat.min <= o.lat.p50 && o.lat.p50 <= o.lat.p99 &&
+              o.lat.p99 <= o.lat.max && o.lat.max > 0 && o.lat.mean >= o.lat.min &&
+              o.lat.mean <= o.lat.max,
+          "randread: latencies ordered min <= p50 <= p99 <= max", 0);
+    check(o.qd == qd || (o.qd == 1 && (sys_fallbacks() & SYS_FB_NO_AIO)),
+          "randread: queue depth as asked (1 only without native AIO)", 0);
+}
+
 /* Lists dir with sys_getdents in a small buffer: ".", "..", the data file and
  * the EXTRA files must each be seen once, and the entries must be sane. */
 static void test_listing(const char *dir)
@@ -295,6 +366,8 @@ static void report_fallbacks(void)
         {SYS_FB_GETDENTS, "fallback getdents64->getdents"},
         {SYS_FB_FADVISE64_64, "fallback fadvise64_64->fadvise64"},
         {SYS_FB_NO_FADVISE, "fallback fadvise->none (no DONTNEED)"},
+        {SYS_FB_NO_AIO, "fallback io_setup->pread64 (queue depth 1)"},
+        {SYS_FB_NO_SIZE64, "fallback BLKGETSIZE64->BLKGETSIZE"},
     };
     unsigned got = sys_fallbacks();
     if (!got)
@@ -329,6 +402,12 @@ void selftest_main(int argc, char **argv)
     if (r == 0) {
         run_seqread(path, LAB_CONTENT_SEED_DEFAULT, 0, 1);
         run_seqread(path, LAB_CONTENT_SEED_DEFAULT + 1, 1, 0);
+        int direct = direct_ok(path);
+        run_devread(path, direct, 0);
+        run_devread(path, 0, 1);
+        /* An unaligned start: the first block is the next multiple of bs. */
+        run_randread(path, direct, 0, 1, 3 * 4096 + 100, 1u << 20);
+        run_randread(path, direct, 1, 8, 0, 0);
     }
 
     int made = 1;
@@ -366,7 +445,7 @@ void selftest_main(int argc, char **argv)
     agent_cat(m, sizeof(m), at, " checks passed");
     report_log(m);
     struct agent_line *l = report_start("bye");
-    agent_line_u64(l, "runs", 2);
+    agent_line_u64(l, "runs", SELFTEST_RUNS);
     report_send();
     sys_exit(failures ? 1 : 0);
 }

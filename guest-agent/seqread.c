@@ -6,7 +6,7 @@
 #include "sys.h"
 #include "verify.h"
 
-static unsigned char iobuf[LAB_AGENT_MAX_BS] __attribute__((aligned(4096)));
+unsigned char agent_iobuf[LAB_AGENT_MAX_BS] __attribute__((aligned(4096)));
 
 static void fail(const char *what, long err, uint64_t rep)
 {
@@ -70,7 +70,7 @@ void seqread_measure(int fd, const struct agent_config *c, const char *test, uin
             want = (size_t)(c->size - bytes);
         if (want == 0)
             break;
-        long n = sys_read(fd, iobuf, want);
+        long n = sys_read(fd, agent_iobuf, want);
         if (n == -E_INTR)
             continue;
         if (n < 0) {
@@ -80,7 +80,7 @@ void seqread_measure(int fd, const struct agent_config *c, const char *test, uin
         if (n == 0)
             break;
         if (c->verify)
-            agent_verify_feed(&v, iobuf, (size_t)n);
+            agent_verify_feed(&v, agent_iobuf, (size_t)n);
         bytes += (uint64_t)n;
     }
     res->verify_errors = c->verify ? agent_verify_finish(&v) : 0;

@@ -241,7 +241,7 @@ int setup_channel(const struct agent_config *c, char *why, size_t whycap)
     }
 }
 
-int setup_block_device(const struct agent_config *c, char *why, size_t whycap)
+int setup_block_device(const struct agent_config *c, int mount, char *why, size_t whycap)
 {
     char path[64], sys[80];
     size_t at = agent_cat(path, sizeof(path), 0, "/dev/");
@@ -280,6 +280,8 @@ int setup_block_device(const struct agent_config *c, char *why, size_t whycap)
         }
         sys_sleep_ms(50);
     }
+    if (!mount)
+        return 0;
     long r = sys_mount(path, "/mnt", c->fs, MS_RDONLY_, NULL);
     if (r < 0) {
         at = agent_cat(why, whycap, 0, "mount ");

@@ -124,3 +124,46 @@ void sys_sleep_ms(unsigned ms)
     while (sys_nanosleep(&ts, &rem) == -E_INTR)
         ts = rem;
 }
+
+void sys_fallback_taken(unsigned bit)
+{
+    fallbacks |= bit;
+}
+
+static long seek_end(int fd, uint64_t *size)
+{
+#if defined(__x86_64__)
+    long r = sys_lseek(fd, 0, 2 /* SEEK_END */);
+    if (r < 0)
+        return r;
+    *size = (uint64_t)r;
+    sys_lseek(fd, 0, 0);
+    return 0;
+#else
+    uint64_t res = 0;
+    long r = sc5(NR_llseek, fd, 0, 0, (long)&res, 2 /* SEEK_END */);
+    if (r < 0)
+        return r;
+    *size = res;
+    sc5(NR_llseek, fd, 0, 0, (long)&res, 0);
+    return 0;
+#endif
+}
+
+long sys_dev_size(int fd, uint64_t *size)
+{
+    uint64_t b = 0;
+    long r = sys_ioctl(fd, BLKGETSIZE64_, (unsigned long)&b);
+    if (r == 0) {
+        *size = b;
+        return 0;
+    }
+    unsigned long sectors = 0;
+    long r2 = sys_ioctl(fd, BLKGETSIZE_, (unsigned long)&sectors);
+    if (r2 == 0) {
+        fallbacks |= SYS_FB_NO_SIZE64; /* a block device without BLKGETSIZE64 */
+        *size = (uint64_t)sectors << 9;
+        return 0;
+    }
+    return seek_end(fd, size); /* not a block device (the self-test's file) */
+}

@@ -26,6 +26,8 @@
 #define E_INVAL  22
 #define E_NOSYS  38
 #define E_NOTDIR 20
+#define E_AGAIN  11
+#define E_NOTTY  25
 
 #define O_RDONLY_    0
 #define O_WRONLY_    01
@@ -35,6 +37,7 @@
 #define O_TRUNC_     01000
 #define O_NONBLOCK_  04000
 #define O_DIRECTORY_ 0200000
+#define O_DIRECT_    040000 /* the same on i386 and x86_64 (asm-generic); 2.4.10+ on block devices */
 #if defined(__i386__)
 #define O_LARGEFILE_ 0100000
 #else
@@ -46,10 +49,19 @@
 
 #define MS_RDONLY_ 1
 
-#define BLKRASET_ 0x1262
-#define BLKRAGET_ 0x1263
-#define TCGETS_   0x5401
-#define TCSETS_   0x5402
+#define BLKRASET_   0x1262
+#define BLKRAGET_   0x1263
+#define BLKGETSIZE_ 0x1260 /* _IO(0x12,96): unsigned long, 512-byte sectors */
+#define BLKFLSBUF_  0x1261 /* _IO(0x12,97): write back and drop the device's buffers */
+#define BLKSSZGET_  0x1268 /* _IO(0x12,104): int, logical sector size */
+/* _IOR(0x12,114,size_t): the number carries sizeof(size_t), the kernel writes a u64. */
+#if defined(__x86_64__)
+#define BLKGETSIZE64_ 0x80081272UL
+#else
+#define BLKGETSIZE64_ 0x80041272UL
+#endif
+#define TCGETS_ 0x5401
+#define TCSETS_ 0x5402
 
 #define POSIX_FADV_DONTNEED_ 4
 
@@ -195,6 +207,63 @@ static inline __attribute__((noreturn)) void sys_exit(int code)
         sc1(NR_exit, code);
 }
 
+/* pread64: 2.4.0 has it (i386 180, x86_64 17); i386 passes the offset in two
+ * registers, low word first. */
+static inline long sys_pread64(int fd, void *buf, size_t n, uint64_t off)
+{
+#if defined(__x86_64__)
+    return sc4(NR_pread64, fd, (long)buf, (long)n, (long)off);
+#else
+    return sc5(NR_pread64, fd, (long)buf, (long)n, (long)(uint32_t)off,
+               (long)(uint32_t)(off >> 32));
+#endif
+}
+
+/* Linux native AIO (2.5.23+, so -ENOSYS on 2.4): the kernel's structs, the
+ * same layout on i386 and x86_64 (little endian). */
+#define IOCB_CMD_PREAD_ 0
+struct k_iocb {
+    uint64_t aio_data;
+    uint32_t aio_key;
+    uint32_t aio_rw_flags;
+    uint16_t aio_lio_opcode;
+    int16_t aio_reqprio;
+    uint32_t aio_fildes;
+    uint64_t aio_buf;
+    uint64_t aio_nbytes;
+    int64_t aio_offset;
+    uint64_t aio_reserved2;
+    uint32_t aio_flags;
+    uint32_t aio_resfd;
+};
+
+struct k_io_event {
+    uint64_t data;
+    uint64_t obj;
+    int64_t res;
+    int64_t res2;
+};
+
+static inline long sys_io_setup(unsigned nr, unsigned long *ctx)
+{
+    return sc2(NR_io_setup, (long)nr, (long)ctx);
+}
+
+static inline long sys_io_destroy(unsigned long ctx)
+{
+    return sc1(NR_io_destroy, (long)ctx);
+}
+
+static inline long sys_io_submit(unsigned long ctx, long nr, struct k_iocb **cbs)
+{
+    return sc3(NR_io_submit, (long)ctx, nr, (long)cbs);
+}
+
+static inline long sys_io_getevents(unsigned long ctx, long min_nr, long nr, struct k_io_event *ev)
+{
+    return sc5(NR_io_getevents, (long)ctx, min_nr, nr, (long)ev, 0);
+}
+
 /* With fallbacks (sys.c). */
 uint64_t sys_now_ns(void);                        /* CLOCK_MONOTONIC or gettimeofday */
 long sys_fadvise_dontneed(int fd);                /* whole file */
@@ -203,13 +272,21 @@ void *sys_alloc(size_t len);                      /* anonymous mmap; NULL on fai
 void sys_free(void *p, size_t len);
 void sys_sleep_ms(unsigned ms);
 uint64_t sys_timeval_ns(const struct k_timeval *tv);
+/* Size of an open file or block device: BLKGETSIZE64, else BLKGETSIZE (2.4.0
+ * has only that), else seeking to the end (_llseek on i386, for > 2 GiB).
+ * The offset is left at 0. Returns 0 and sets *size, or -errno. */
+long sys_dev_size(int fd, uint64_t *size);
 
 /* Era fallbacks taken so far (bits, set by the wrappers above; the self-test
  * reports them). */
-#define SYS_FB_CLOCK        0x1u /* clock_gettime -> gettimeofday */
-#define SYS_FB_GETDENTS     0x2u /* getdents64 -> getdents */
-#define SYS_FB_FADVISE64_64 0x4u /* i386: fadvise64_64 -> fadvise64 */
-#define SYS_FB_NO_FADVISE   0x8u /* no fadvise at all (2.4): no DONTNEED */
+#define SYS_FB_CLOCK        0x1u  /* clock_gettime -> gettimeofday */
+#define SYS_FB_GETDENTS     0x2u  /* getdents64 -> getdents */
+#define SYS_FB_FADVISE64_64 0x4u  /* i386: fadvise64_64 -> fadvise64 */
+#define SYS_FB_NO_FADVISE   0x8u  /* no fadvise at all (2.4): no DONTNEED */
+#define SYS_FB_NO_AIO       0x10u /* no io_setup (2.4): randread at queue depth 1 */
+#define SYS_FB_NO_SIZE64    0x20u /* no BLKGETSIZE64 (before 2.4.18): BLKGETSIZE */
+/* Records a fallback taken outside sys.c. */
+void sys_fallback_taken(unsigned bit);
 unsigned sys_fallbacks(void);
 
 /* What sys_getdents fills in (the kernel's linux_dirent64). */

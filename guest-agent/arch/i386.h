@@ -25,9 +25,15 @@
 #define NR_munmap        91
 #define NR_uname         122 /* newuname */
 #define NR_init_module   128
+#define NR_llseek        140 /* _llseek */
 #define NR_getdents      141
 #define NR_nanosleep     162
+#define NR_pread64       180 /* sys_pread in 2.4.0 */
 #define NR_getdents64    220
+#define NR_io_setup      245 /* native AIO: 2.5/2.6, ENOSYS on 2.4 */
+#define NR_io_destroy    246
+#define NR_io_getevents  247
+#define NR_io_submit     248
 #define NR_fadvise64     250
 #define NR_clock_gettime 265
 #define NR_fadvise64_64  272

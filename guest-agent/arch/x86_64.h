@@ -12,6 +12,7 @@
 #define NR_mmap          9
 #define NR_munmap        11
 #define NR_ioctl         16
+#define NR_pread64       17
 #define NR_pause         34
 #define NR_nanosleep     35
 #define NR_getpid        39
@@ -27,6 +28,10 @@
 #define NR_mount         165
 #define NR_reboot        169
 #define NR_init_module   175
+#define NR_io_setup      206 /* native AIO: 2.5/2.6 */
+#define NR_io_destroy    207
+#define NR_io_getevents  208
+#define NR_io_submit     209
 #define NR_getdents64    217
 #define NR_fadvise64     221
 #define NR_clock_gettime 228

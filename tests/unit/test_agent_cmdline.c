@@ -32,7 +32,63 @@ static void test_defaults(void **state)
     assert_true(c.seed == LAB_CONTENT_SEED_DEFAULT);
     assert_int_equal(c.chan, AGENT_CHAN_VIRTIO);
     assert_true(c.timeout == 30);
+    assert_true(c.direct == 0);
+    assert_true(c.count == 2000);
+    assert_true(c.qd == 1);
+    assert_true(c.span == 0);
+    assert_true(c.offset == 0);
     assert_int_equal(c.errors, 0);
+}
+
+static void test_block_keys(void **state)
+{
+    struct agent_config c;
+    assert_int_equal(parse(&c, "lab.test=devread lab.direct=1 lab.count=65536 lab.qd=64 "
+                               "lab.span=0x40000000 lab.offset=1048576"),
+                     0);
+    assert_string_equal(c.test, "devread");
+    assert_true(c.direct == 1);
+    assert_true(c.count == 65536);
+    assert_true(c.qd == 64);
+    assert_true(c.span == 1073741824ULL);
+    assert_true(c.offset == 1048576);
+    assert_true(c.bs == 1048576); /* devread keeps the sequential default */
+    assert_int_equal(parse(&c, "lab.qd=1 lab.count=1 lab.direct=0 lab.span=18446744073709551615"),
+                     0);
+    assert_true(c.qd == 1 && c.count == 1 && c.direct == 0 && c.span == UINT64_MAX);
+}
+
+static void test_block_keys_rejected(void **state)
+{
+    struct agent_config c;
+    assert_int_equal(parse(&c, "lab.qd=0 lab.qd=65 lab.count=0 lab.count=65537 lab.direct=2"), 5);
+    assert_true(c.qd == 1);
+    assert_true(c.count == 2000);
+    assert_true(c.direct == 0);
+    assert_string_equal(c.err, "out of range: lab.qd");
+    assert_int_equal(parse(&c, "lab.span=1G lab.offset=-1 lab.direct=yes lab.qd=0x"), 4);
+    assert_true(c.span == 0 && c.offset == 0 && c.direct == 0 && c.qd == 1);
+    assert_string_equal(c.err, "not a number: lab.span");
+}
+
+/* randread's defaults (4096-byte blocks, O_DIRECT) apply wherever lab.test
+ * stands, and only to keys the command line did not set. */
+static void test_randread_defaults(void **state)
+{
+    struct agent_config c;
+    assert_int_equal(parse(&c, "lab.test=randread"), 0);
+    assert_true(c.bs == 4096);
+    assert_true(c.direct == 1);
+    assert_true(c.count == 2000 && c.qd == 1);
+    assert_int_equal(parse(&c, "lab.bs=65536 lab.direct=0 lab.test=randread"), 0);
+    assert_true(c.bs == 65536);
+    assert_true(c.direct == 0);
+    /* A rejected value is not "given": the test's default still applies. */
+    assert_int_equal(parse(&c, "lab.test=randread lab.bs=0 lab.direct=7"), 2);
+    assert_true(c.bs == 4096);
+    assert_true(c.direct == 1);
+    assert_int_equal(parse(&c, "lab.test=seqread"), 0);
+    assert_true(c.bs == 1048576 && c.direct == 0);
 }
 
 static void test_all_keys(void **state)
@@ -148,6 +204,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_all_keys),
+        cmocka_unit_test(test_block_keys),
+        cmocka_unit_test(test_block_keys_rejected),
+        cmocka_unit_test(test_randread_defaults),
         cmocka_unit_test(test_last_wins_and_unknown_ignored),
         cmocka_unit_test(test_no_quoting),
         cmocka_unit_test(test_non_numeric_rejected),

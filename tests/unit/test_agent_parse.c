@@ -148,9 +148,99 @@ static void test_verify_counts_words(void **state)
     assert_true(agent_verify_finish(&v) == 1001);
 }
 
+/* /proc/stat's cpu line in the three shapes the agent meets. */
+static void test_procstat_24(void **state)
+{
+    /* Linux 2.4: user nice system idle, then per-CPU lines and the rest. */
+    static const char t[] = "cpu  1234 5 678 91011\n"
+                            "cpu0 1234 5 678 91011\n"
+                            "page 100 200\n"
+                            "intr 12345 0 0\n";
+    struct agent_cpustat s;
+    assert_int_equal(agent_procstat_cpu(t, strlen(t), &s), 0);
+    assert_int_equal(s.fields, 4);
+    assert_true(s.v[AGENT_CPU_USER] == 1234);
+    assert_true(s.v[AGENT_CPU_NICE] == 5);
+    assert_true(s.v[AGENT_CPU_SYSTEM] == 678);
+    assert_true(s.v[AGENT_CPU_IDLE] == 91011);
+    assert_true(s.v[AGENT_CPU_IOWAIT] == 0);
+    assert_true(s.v[AGENT_CPU_STEAL] == 0);
+}
+
+static void test_procstat_26(void **state)
+{
+    /* 2.6.0 to 2.6.10: + iowait irq softirq. */
+    static const char t[] = "cpu  10 20 30 40 50 60 70\ncpu0 10 20 30 40 50 60 70\n";
+    struct agent_cpustat s;
+    assert_int_equal(agent_procstat_cpu(t, strlen(t), &s), 0);
+    assert_int_equal(s.fields, 7);
+    assert_true(s.v[AGENT_CPU_IDLE] == 40);
+    assert_true(s.v[AGENT_CPU_IOWAIT] == 50);
+    assert_true(s.v[AGENT_CPU_IRQ] == 60);
+    assert_true(s.v[AGENT_CPU_SOFTIRQ] == 70);
+    assert_true(s.v[AGENT_CPU_STEAL] == 0);
+}
+
+static void test_procstat_modern(void **state)
+{
+    /* 2.6.33+: ten fields, the aggregate line not first in the buffer here. */
+    static const char t[] = "intr 1 2\n"
+                            "cpu0 1 1 1 1 1 1 1 1 1 1\n"
+                            "cpu  4705 356 584 3699176 23060 0 277 5 6 7\n"
+                            "ctxt 1990473\n";
+    struct agent_cpustat s;
+    assert_int_equal(agent_procstat_cpu(t, strlen(t), &s), 0);
+    assert_int_equal(s.fields, 10);
+    assert_true(s.v[AGENT_CPU_USER] == 4705);
+    assert_true(s.v[AGENT_CPU_IDLE] == 3699176);
+    assert_true(s.v[AGENT_CPU_IOWAIT] == 23060);
+    assert_true(s.v[AGENT_CPU_SOFTIRQ] == 277);
+    assert_true(s.v[AGENT_CPU_STEAL] == 5);
+    assert_true(s.v[AGENT_CPU_GUEST] == 6);
+    assert_true(s.v[AGENT_CPU_GUEST_NICE] == 7);
+    /* An eleventh field of a future kernel is ignored. */
+    static const char u[] = "cpu 1 2 3 4 5 6 7 8 9 10 11\n";
+    assert_int_equal(agent_procstat_cpu(u, strlen(u), &s), 0);
+    assert_int_equal(s.fields, 10);
+    assert_true(s.v[AGENT_CPU_GUEST_NICE] == 10);
+}
+
+static void test_procstat_bad(void **state)
+{
+    struct agent_cpustat s;
+    static const char three[] = "cpu 1 2 3\n";
+    static const char word[] = "cpu 1 2 x 4\n";
+    static const char none[] = "cpu0 1 2 3 4\ncpux 1 2 3 4\n";
+    assert_int_equal(agent_procstat_cpu(three, strlen(three), &s), -1);
+    assert_int_equal(agent_procstat_cpu(word, strlen(word), &s), -1);
+    assert_int_equal(agent_procstat_cpu(none, strlen(none), &s), -1);
+    assert_int_equal(agent_procstat_cpu("", 0, &s), -1);
+}
+
+static void test_cpustat_delta(void **state)
+{
+    static const char a[] = "cpu  100 0 50 1000 40\n";
+    static const char b[] = "cpu  150 2 80 1100 30 1 2\n"; /* iowait stepped back */
+    struct agent_cpustat x, y, d;
+    assert_int_equal(agent_procstat_cpu(a, strlen(a), &x), 0);
+    assert_int_equal(agent_procstat_cpu(b, strlen(b), &y), 0);
+    agent_cpustat_delta(&x, &y, &d);
+    assert_int_equal(d.fields, 5);
+    assert_true(d.v[AGENT_CPU_USER] == 50);
+    assert_true(d.v[AGENT_CPU_NICE] == 2);
+    assert_true(d.v[AGENT_CPU_SYSTEM] == 30);
+    assert_true(d.v[AGENT_CPU_IDLE] == 100);
+    assert_true(d.v[AGENT_CPU_IOWAIT] == 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_procstat_24),
+        cmocka_unit_test(test_procstat_26),
+        cmocka_unit_test(test_procstat_modern),
+        cmocka_unit_test(test_procstat_bad),
+        cmocka_unit_test(test_cpustat_delta),
         cmocka_unit_test(test_partitions_find),
         cmocka_unit_test(test_partitions_2_4_stats),
         cmocka_unit_test(test_devices),
