@@ -1,4 +1,5 @@
-/* Reports from the result store. */
+/* Reports from the result store. Each test has its own table shape (a
+ * table of columns, not code per test); every number comes from samples. */
 #include "report.h"
 #include "stats.h"
 #include "util.h"
@@ -8,13 +9,68 @@
 
 #define MAX_CELLS 64
 
+/* Per-sample figures a table can show. */
+enum metric {
+    M_SECS,
+    M_MBPS,
+    M_IOPS,
+    M_USER,
+    M_SYS,
+    M_LAT_MEAN,
+    M_LAT_P50,
+    M_LAT_P99,
+    M_CPU_USER,
+    M_CPU_SYS,
+    M_CPU_IDLE,
+    M_CPU_IOWAIT,
+    M_HOST_SECS,
+    M_COUNT
+};
+
+struct column {
+    enum metric m;
+    const char *title;
+    int decimals;
+    int stats;       /* 1: min mean max stddev; 0: mean only */
+};
+
+struct shape {
+    const char *test;
+    int bytes_per_run; /* the header says how much each run read */
+    const char *unit_note;
+    enum metric compare;       /* the metric kernels are compared on */
+    const char *compare_name;
+    struct column cols[8];
+};
+
+static const struct shape shapes[] = {
+    {"seqread", 1, "time in s, guest clock; MB/s = 10^6 bytes/s", M_MBPS, "MB/s",
+     {{M_SECS, "time", 3, 1}, {M_MBPS, "MB/s", 1, 1}, {M_USER, "user", 3, 0},
+      {M_SYS, "sys", 3, 0}}},
+    {"devread", 1, "time in s; MB/s = 10^6 bytes/s; CPU % from /proc/stat over each run", M_MBPS,
+     "MB/s",
+     {{M_SECS, "time", 3, 1},
+      {M_MBPS, "MB/s", 1, 1},
+      {M_CPU_USER, "%user", 1, 0},
+      {M_CPU_SYS, "%sys", 1, 0},
+      {M_CPU_IOWAIT, "%iowait", 1, 0},
+      {M_CPU_IDLE, "%idle", 1, 0}}},
+    {"randread", 0, "IOPS per run; latency per request in ms, in the guest", M_IOPS, "IOPS",
+     {{M_IOPS, "IOPS", 1, 1},
+      {M_LAT_MEAN, "lat mean", 3, 0},
+      {M_LAT_P50, "p50", 3, 0},
+      {M_LAT_P99, "p99", 3, 0},
+      {M_CPU_SYS, "%sys", 1, 0},
+      {M_CPU_IOWAIT, "%iowait", 1, 0}}},
+};
+
 struct kernel_rows {
     int warmup; /* samples with rep < warmup are left out */
     char kernel[128];
     char status[32];
     char reason[1024];
     size_t n;
-    double *secs, *mbps, *user, *sys, *host_secs;
+    double *v[M_COUNT];
     uint64_t bytes;
 };
 
@@ -23,26 +79,73 @@ struct report {
     struct kernel_rows rows[MAX_CELLS];
     size_t nrows;
     char experiment[128];
+    char test[32];
 };
+
+/* A number from the end record's extra keys ("k=v k=v"); -1 if absent. */
+static double extra_num(const char *extra, const char *key)
+{
+    size_t klen = strlen(key);
+    for (const char *p = extra; p && *p;) {
+        if (strncmp(p, key, klen) == 0 && p[klen] == '=')
+            return strtod(p + klen + 1, NULL);
+        p = strchr(p, ' ');
+        if (p)
+            p++;
+    }
+    return -1;
+}
+
+static void cpu_shares(const char *extra, double out[4])
+{
+    double user = extra_num(extra, "cpu_user"), nice = extra_num(extra, "cpu_nice");
+    double sys = extra_num(extra, "cpu_system"), idle = extra_num(extra, "cpu_idle");
+    double iowait = extra_num(extra, "cpu_iowait");
+    double irq = extra_num(extra, "cpu_irq"), softirq = extra_num(extra, "cpu_softirq");
+    double steal = extra_num(extra, "cpu_steal");
+    sys += (irq > 0 ? irq : 0) + (softirq > 0 ? softirq : 0);
+    user += nice > 0 ? nice : 0;
+    double total = user + sys + idle + (iowait > 0 ? iowait : 0) + (steal > 0 ? steal : 0);
+    if (user < 0 || total <= 0) {
+        out[0] = out[1] = out[2] = out[3] = 0;
+        return;
+    }
+    out[0] = 100 * user / total;
+    out[1] = 100 * sys / total;
+    out[2] = 100 * idle / total;
+    out[3] = iowait > 0 ? 100 * iowait / total : 0;
+}
 
 static int collect_sample(const struct lab_sample *s, void *ctx)
 {
     struct kernel_rows *r = ctx;
+    double secs = (double)s->real_ns / 1e9, cpu[4];
     if (s->rep < r->warmup)
         return 0;
-    size_t i = r->n++;
-    r->secs = realloc(r->secs, r->n * sizeof *r->secs);
-    r->mbps = realloc(r->mbps, r->n * sizeof *r->mbps);
-    r->user = realloc(r->user, r->n * sizeof *r->user);
-    r->sys = realloc(r->sys, r->n * sizeof *r->sys);
-    r->host_secs = realloc(r->host_secs, r->n * sizeof *r->host_secs);
-    if (!r->secs || !r->mbps || !r->user || !r->sys || !r->host_secs)
-        abort();
-    r->secs[i] = (double)s->real_ns / 1e9;
-    r->mbps[i] = s->real_ns > 0 ? (double)s->bytes / ((double)s->real_ns / 1e9) / 1e6 : 0;
-    r->user[i] = (double)s->user_ns / 1e9;
-    r->sys[i] = (double)s->sys_ns / 1e9;
-    r->host_secs[i] = (double)(s->host_end_ns - s->host_begin_ns) / 1e9;
+    cpu_shares(s->extra, cpu);
+    double count = extra_num(s->extra, "count");
+    double values[M_COUNT] = {
+        [M_SECS] = secs,
+        [M_MBPS] = secs > 0 ? (double)s->bytes / secs / 1e6 : 0,
+        [M_IOPS] = secs > 0 && count > 0 ? count / secs : 0,
+        [M_USER] = (double)s->user_ns / 1e9,
+        [M_SYS] = (double)s->sys_ns / 1e9,
+        [M_LAT_MEAN] = extra_num(s->extra, "lat_mean_ns") / 1e6,
+        [M_LAT_P50] = extra_num(s->extra, "lat_p50_ns") / 1e6,
+        [M_LAT_P99] = extra_num(s->extra, "lat_p99_ns") / 1e6,
+        [M_CPU_USER] = cpu[0],
+        [M_CPU_SYS] = cpu[1],
+        [M_CPU_IDLE] = cpu[2],
+        [M_CPU_IOWAIT] = cpu[3],
+        [M_HOST_SECS] = (double)(s->host_end_ns - s->host_begin_ns) / 1e9,
+    };
+    r->n++;
+    for (int m = 0; m < M_COUNT; m++) {
+        r->v[m] = realloc(r->v[m], r->n * sizeof *r->v[m]);
+        if (!r->v[m])
+            abort();
+        r->v[m][r->n - 1] = values[m];
+    }
     r->bytes = s->bytes;
     return 0;
 }
@@ -50,6 +153,7 @@ static int collect_sample(const struct lab_sample *s, void *ctx)
 static int collect_cell(const struct lab_cell_info *ci, void *ctx)
 {
     struct report *rep = ctx;
+    char buf[64];
     if (rep->nrows == MAX_CELLS)
         return 0;
     struct kernel_rows *r = &rep->rows[rep->nrows++];
@@ -58,10 +162,20 @@ static int collect_cell(const struct lab_cell_info *ci, void *ctx)
     snprintf(r->status, sizeof r->status, "%s", ci->status ? ci->status : "running");
     snprintf(r->reason, sizeof r->reason, "%s", ci->reason ? ci->reason : "");
     snprintf(rep->experiment, sizeof rep->experiment, "%s", ci->experiment);
-    char buf[32];
     if (lab_store_cell_get(rep->st, ci->id, "warmup", buf, sizeof buf))
         r->warmup = atoi(buf);
+    const char *t = ci->params ? strstr(ci->params, "lab.test=") : NULL;
+    if (t && !rep->test[0])
+        snprintf(rep->test, sizeof rep->test, "%.*s", (int)strcspn(t + 9, " "), t + 9);
     return lab_store_foreach_sample(rep->st, ci->id, collect_sample, r);
+}
+
+static const struct shape *shape_of(const char *test)
+{
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+        if (strcmp(shapes[i].test, test) == 0)
+            return &shapes[i];
+    return &shapes[0];
 }
 
 static double mean_of(const double *x, size_t n)
@@ -70,41 +184,75 @@ static double mean_of(const double *x, size_t n)
     return lab_summarize(x, n, &s) == 0 ? s.mean : 0;
 }
 
-static void print_table(FILE *out, struct report *rep)
+static void print_header(FILE *out, const struct shape *sh)
 {
-    fprintf(out, "%-22s %3s  %8s %8s %8s %7s  %8s %8s %8s %7s  %7s %7s\n", "kernel", "n",
-            "time min", "mean", "max", "stddev", "MB/s min", "mean", "max", "stddev", "user",
-            "sys");
+    fprintf(out, "%-22s %3s", "kernel", "n");
+    for (const struct column *c = sh->cols; c->title; c++) {
+        if (c->stats)
+            fprintf(out, "  %-35s", c->title);
+        else
+            fprintf(out, " %8s", c->title);
+    }
+    fprintf(out, "\n%-22s %3s", "", "");
+    for (const struct column *c = sh->cols; c->title; c++) {
+        if (c->stats)
+            fprintf(out, "  %8s %8s %8s %7s", "min", "mean", "max", "stddev");
+        else
+            fprintf(out, " %8s", "mean");
+    }
+    fputc('\n', out);
+}
+
+static void print_cell(FILE *out, int decimals, int width, double v)
+{
+    fprintf(out, " %*.*f", width, decimals, v);
+}
+
+static void print_table(FILE *out, struct report *rep, const struct shape *sh)
+{
+    print_header(out, sh);
     for (size_t i = 0; i < rep->nrows; i++) {
         struct kernel_rows *r = &rep->rows[i];
-        struct lab_summary t, m;
-        if (r->n == 0 || lab_summarize(r->secs, r->n, &t) < 0 ||
-            lab_summarize(r->mbps, r->n, &m) < 0) {
-            fprintf(out, "%-22s %3zu  (no samples)\n", r->kernel, r->n);
+        fprintf(out, "%-22s %3zu", r->kernel, r->n);
+        if (r->n == 0) {
+            fprintf(out, "  (no samples)\n");
             continue;
         }
-        fprintf(out, "%-22s %3zu  %8.3f %8.3f %8.3f %7.3f  %8.1f %8.1f %8.1f %7.2f  %7.3f %7.3f\n",
-                r->kernel, r->n, t.min, t.mean, t.max, t.stddev, m.min, m.mean, m.max, m.stddev,
-                mean_of(r->user, r->n), mean_of(r->sys, r->n));
+        for (const struct column *c = sh->cols; c->title; c++) {
+            struct lab_summary s;
+            lab_summarize(r->v[c->m], r->n, &s);
+            if (c->stats) {
+                fputc(' ', out);
+                print_cell(out, c->decimals, 8, s.min);
+                print_cell(out, c->decimals, 8, s.mean);
+                print_cell(out, c->decimals, 8, s.max);
+                print_cell(out, c->decimals, 7, s.stddev);
+            } else {
+                print_cell(out, c->decimals, 8, s.mean);
+            }
+        }
+        fputc('\n', out);
     }
 }
 
-static void print_comparisons(FILE *out, struct report *rep)
+static void print_comparisons(FILE *out, struct report *rep, const struct shape *sh)
 {
     struct kernel_rows *base = &rep->rows[0];
     for (size_t i = 1; i < rep->nrows; i++) {
         struct kernel_rows *r = &rep->rows[i];
         struct lab_comparison c;
-        if (lab_compare(base->mbps, base->n, r->mbps, r->n, &c) < 0) {
+        if (strcmp(r->status, "ok") != 0 || strcmp(base->status, "ok") != 0)
+            continue; /* the failure is reported below */
+        if (lab_compare(base->v[sh->compare], base->n, r->v[sh->compare], r->n, &c) < 0) {
             fprintf(out, "%s vs %s: too few samples to compare (need 2 each)\n", r->kernel,
                     base->kernel);
             continue;
         }
         fprintf(out,
-                "%s vs %s: MB/s %+.1f%% (95%% CI %+.1f%% .. %+.1f%%), Welch p=%.3g, "
+                "%s vs %s: %s %+.1f%% (95%% CI %+.1f%% .. %+.1f%%), Welch p=%.3g, "
                 "Mann-Whitney p=%.3g, d=%.2f: %s\n",
-                r->kernel, base->kernel, c.diff_pct, c.diff_ci_lo, c.diff_ci_hi, c.welch_p,
-                c.mwu_p, c.cohen_d,
+                r->kernel, base->kernel, sh->compare_name, c.diff_pct, c.diff_ci_lo, c.diff_ci_hi,
+                c.welch_p, c.mwu_p, c.cohen_d,
                 c.significant ? (c.diff_pct < 0 ? "SLOWER (significant)" : "FASTER (significant)")
                               : "no significant difference");
     }
@@ -116,7 +264,7 @@ static void check_clocks(FILE *out, struct report *rep)
 {
     for (size_t i = 0; i < rep->nrows; i++) {
         struct kernel_rows *r = &rep->rows[i];
-        double g = mean_of(r->secs, r->n), h = mean_of(r->host_secs, r->n);
+        double g = mean_of(r->v[M_SECS], r->n), h = mean_of(r->v[M_HOST_SECS], r->n);
         if (r->n && g > 0.05 && (h / g > 1.10 || h / g < 0.90))
             fprintf(out,
                     "warning: %s: guest clock says %.3f s per run, host clock %.3f s: "
@@ -135,26 +283,23 @@ int lab_report_run(FILE *out, struct lab_store *st, int64_t run)
         rc = lab_error("run %lld has no cells", (long long)run);
         goto out;
     }
+    const struct shape *sh = shape_of(rep->test);
     fprintf(out, "run %lld: %s", (long long)run, rep->experiment);
-    if (rep->rows[0].bytes)
-        fprintf(out, ", %.0f MiB per run", (double)rep->rows[0].bytes / (1 << 20));
-    fprintf(out, " (time in s, guest clock; MB/s = 10^6 bytes/s)\n\n");
-    print_table(out, rep);
+    if (rep->rows[0].bytes && sh->bytes_per_run)
+        fprintf(out, ", %.1f MiB per run", (double)rep->rows[0].bytes / (1 << 20));
+    fprintf(out, " (%s)\n\n", sh->unit_note);
+    print_table(out, rep, sh);
     fputc('\n', out);
-    print_comparisons(out, rep);
+    print_comparisons(out, rep, sh);
     check_clocks(out, rep);
     for (size_t i = 0; i < rep->nrows; i++)
         if (strcmp(rep->rows[i].status, "ok") != 0)
             fprintf(out, "%s: %s%s%s\n", rep->rows[i].kernel, rep->rows[i].status,
                     rep->rows[i].reason[0] ? ": " : "", rep->rows[i].reason);
 out:
-    for (size_t i = 0; i < rep->nrows; i++) {
-        free(rep->rows[i].secs);
-        free(rep->rows[i].mbps);
-        free(rep->rows[i].user);
-        free(rep->rows[i].sys);
-        free(rep->rows[i].host_secs);
-    }
+    for (size_t i = 0; i < rep->nrows; i++)
+        for (int m = 0; m < M_COUNT; m++)
+            free(rep->rows[i].v[m]);
     free(rep);
     return rc;
 }
