@@ -2,6 +2,7 @@
  * strictly, the console is scanned for panics, and a deadline catches hangs.
  * Whatever happens, the domain is destroyed and the run directory removed. */
 #include "cell.h"
+#include "celldomain.h"
 #include "catalog.h"
 #include "datadisk.h"
 #include "domain.h"
@@ -81,14 +82,24 @@ const char *lab_agent_path(const char *arch)
     return path;
 }
 
-/* Derived deadline: boot allowance plus each run at no less than 2 MB/s. */
+/* Derived deadline: a boot allowance plus each run at era-disk speeds with
+ * a wide margin (2 MB/s streaming, 100 ms per random request). */
 static unsigned cell_timeout(const struct lab_cell_spec *spec)
 {
+    const struct lab_experiment *e = spec->exp;
+    uint64_t per_run;
     if (spec->timeout_s)
         return spec->timeout_s;
-    if (spec->exp->timeout)
-        return spec->exp->timeout;
-    return 180 + (unsigned)(spec->exp->reps * (spec->exp->file_size / (2 << 20)));
+    if (e->timeout)
+        return e->timeout;
+    if (strcmp(e->test, "randread") == 0)
+        per_run = e->count / 10 + 1;
+    else if (strcmp(e->test, "devread") == 0)
+        per_run = (e->read_size ? e->read_size : e->disk_size ? e->disk_size : 1ULL << 30) /
+                  (2 << 20);
+    else
+        per_run = e->file_size / (2 << 20);
+    return 180 + (unsigned)((e->reps + e->warmup) * per_run);
 }
 
 /* Looks at what the console printed since last time; a panic ends the cell. */
@@ -298,24 +309,6 @@ static void wait_poweroff(virDomainPtr dom)
         usleep(100 * 1000);
 }
 
-static const char *guest_disk(const struct cell_run *c)
-{
-    /* Before libata drove PIIX3 (2.6.21) the IDE disk was hda. */
-    return strcmp(c->bus->name, "ide") == 0 && !c->era.ide_libata ? "hda" : "sda";
-}
-
-static char *build_cmdline(const struct cell_run *c)
-{
-    char *agent = lab_experiment_cmdline(c->spec->exp);
-    /* panic=1 turns a panic into a reboot, which ends the domain; loglevel
-     * keeps the serial console (slow under TCG) short. */
-    char *cmd = lab_asprintf("console=ttyS0 panic=1 loglevel=4 %s lab.dev=%s lab.chan=%s", agent,
-                             guest_disk(c),
-                             c->channel == LAB_CHANNEL_UART ? "ttyS1" : "virtio");
-    free(agent);
-    return cmd;
-}
-
 static void keep_console(struct cell_run *c)
 {
     size_t len;
@@ -436,7 +429,10 @@ static int prepare(struct cell_run *c, char **xml)
         .agent_path = lab_agent_path(spec->kernel->arch),
         .modules_dir = kf.modules_dir,
         .modules = modules,
-        .nmodules = lab_era_bus_modules(&c->era, c->bus->name, modules, 16),
+        /* 2.4 cannot load modules from PID 1: its drivers are built in. */
+        .nmodules = c->era.modules_loadable
+                        ? lab_era_bus_modules(&c->era, c->bus->name, modules, 16)
+                        : 0,
     };
     if (lab_initramfs_get(&is, &initrd) < 0) {
         fail(c, LAB_CELL_FAILED, "cannot build the boot image for %s", spec->kernel->name);
@@ -462,32 +458,15 @@ static int prepare(struct cell_run *c, char **xml)
     if (start_disk(c, disk) < 0)
         goto out;
     name = lab_vm_domain_name(spec->index, spec->kernel->name);
-    cmdline = build_cmdline(c);
-    struct lab_domain_spec ds = {
-        .name = name,
-        .virt_type = spec->virt_type,
-        .arch = spec->kernel->arch,
-        .machine = c->bus->machine,
-        .memory_mib = profile && profile->memory_mib ? profile->memory_mib : 512,
-        .vcpus = 1,
-        .kernel = kf.bzimage,
-        .initrd = initrd,
-        .cmdline = cmdline,
-        .console_log = c->console,
-        .agent_socket = c->socket,
-        .channel = c->channel,
-        .ndisks = 1,
-        .scsi_model = c->bus->scsi_model,
-    };
-    ds.disks[0] = (struct lab_domain_disk){
-        .nbd_socket = c->disk_socket,
-        .format = "raw",
-        .bus = c->bus->libvirt_bus,
-        .target = c->bus->target,
-        .rotation_rate = profile ? profile->rpm : 0,
-        .iotune_bytes_sec = profile ? profile->iotune_bytes : 0,
-        .iotune_iops_sec = profile ? profile->iotune_iops : 0,
-    };
+    struct lab_cell_paths paths = {.name = name,
+                                   .kernel = kf.bzimage,
+                                   .initrd = initrd,
+                                   .console_log = c->console,
+                                   .agent_socket = c->socket,
+                                   .disk_socket = c->disk_socket};
+    struct lab_domain_spec ds;
+    cmdline = lab_cell_domain(&c->era, c->bus, c->channel, profile, spec->exp, spec->virt_type,
+                              &paths, &ds);
     *xml = lab_domain_xml(&ds);
     rc = *xml ? 0 : fail(c, LAB_CELL_FAILED, "cannot generate the domain XML");
 out:

@@ -1,0 +1,26 @@
+/* What a cell looks like to libvirt and to the guest, decided from the
+ * kernel's era, the bus and the profile alone (pure, golden-tested). */
+#ifndef LAB_CELLDOMAIN_H
+#define LAB_CELLDOMAIN_H
+
+#include "bus.h"
+#include "domain.h"
+#include "era.h"
+#include "experiment.h"
+#include "profile.h"
+
+/* Files and sockets of one cell on the host. */
+struct lab_cell_paths {
+    const char *name;
+    const char *kernel, *initrd;
+    const char *console_log, *agent_socket, *disk_socket;
+};
+
+/* Fills `ds` (pointing into `paths` and the arguments) and returns the
+ * kernel command line (malloc'd), which ds->cmdline points to. */
+char *lab_cell_domain(const struct lab_era *era, const struct lab_bus *bus,
+                      enum lab_channel_kind channel, const struct lab_profile *profile,
+                      const struct lab_experiment *exp, const char *virt_type,
+                      const struct lab_cell_paths *paths, struct lab_domain_spec *ds);
+
+#endif
