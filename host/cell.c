@@ -457,6 +457,12 @@ static int prepare(struct cell_run *c, char **xml)
     }
     if (start_disk(c, disk) < 0)
         goto out;
+    if (c->env->store) {
+        lab_store_cell_set(c->env->store, c->cell_id, "bus", c->bus->name);
+        lab_store_cell_set(c->env->store, c->cell_id, "channel",
+                           c->channel == LAB_CHANNEL_UART ? "uart" : "virtio-port");
+        lab_store_cell_set(c->env->store, c->cell_id, "profile", profile ? profile->name : "fast");
+    }
     name = lab_vm_domain_name(spec->index, spec->kernel->name);
     struct lab_cell_paths paths = {.name = name,
                                    .kernel = kf.bzimage,
