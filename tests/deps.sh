@@ -7,8 +7,14 @@ packages=(
     libvirt-daemon-system libvirt-clients libvirt-dev qemu-system-x86 qemu-utils
     libguestfs-dev libguestfs-tools nbdkit nbdkit-plugin-dev
     libcmocka-dev libsqlite3-dev libgsl-dev libxml2-dev libarchive-dev liblzma-dev libssl-dev
-    libjson-c-dev libseccomp-dev sqlite3 e2fsprogs kmod xz-utils dpkg-dev
+    libjson-c-dev libseccomp-dev sqlite3 e2fsprogs kmod xz-utils dpkg-dev bc
 )
+# The i386 guest kernels (Debian's 686 flavour) come from the i386 archive.
+if [ "$(id -u)" = 0 ] && ! dpkg --print-foreign-architectures | grep -qx i386; then
+    echo "lab: adding the i386 architecture for the 32-bit guest kernels" >&2
+    dpkg --add-architecture i386
+    refresh=1
+fi
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
@@ -20,7 +26,14 @@ if [ ${#missing[@]} -gt 0 ]; then
         exit 1
     fi
     echo "lab: installing ${missing[*]}" >&2
-    apt-get update -qq
+    refresh=1
+fi
+# A mirror caught mid-sync fails one index (seen for bookworm-security i386);
+# apt keeps the old one, so that is a warning, not the end of the setup.
+if [ "${refresh:-0}" = 1 ]; then
+    apt-get update -qq || echo "lab: warning: apt-get update reported errors; continuing" >&2
+fi
+if [ ${#missing[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 # libvirtd is not started on a fresh machine (no systemd in containers/CI).
