@@ -9,6 +9,7 @@
 #include "era.h"
 #include "fetch.h"
 #include "initramfs.h"
+#include "initrd.h"
 #include "nbd.h"
 #include "proto.h"
 #include "protocol.h"
@@ -434,7 +435,8 @@ static int prepare(struct cell_run *c, char **xml)
                         ? lab_era_bus_modules(&c->era, c->bus->name, modules, 16)
                         : 0,
     };
-    if (lab_initramfs_get(&is, &initrd) < 0) {
+    if ((c->era.boot == LAB_BOOT_EXT2_INITRD ? lab_ext2_initrd_get(&is, &initrd)
+                                             : lab_initramfs_get(&is, &initrd)) < 0) {
         fail(c, LAB_CELL_FAILED, "cannot build the boot image for %s", spec->kernel->name);
         goto out;
     }

@@ -150,7 +150,11 @@ int lab_initramfs_get(const struct lab_initramfs_spec *spec, char **path_out)
     int rc = -1, fd = -1;
 
     *path_out = NULL;
-    if (lab_modules_resolve(spec->modules_dir, spec->modules, spec->nmodules, &paths, &n) < 0)
+    /* A kernel with its drivers built in (2.4, or a lab build) needs no
+     * module tree at all. */
+    const char *modules_dir = spec->nmodules ? spec->modules_dir : "";
+    if (spec->nmodules &&
+        lab_modules_resolve(spec->modules_dir, spec->modules, spec->nmodules, &paths, &n) < 0)
         return -1;
     agent = (unsigned char *)lab_read_file(spec->agent_path, &agent_len);
     if (!agent) {
@@ -162,8 +166,8 @@ int lab_initramfs_get(const struct lab_initramfs_spec *spec, char **path_out)
     lab_hash_str(&h, INITRAMFS_FORMAT);
     lab_hash_u64(&h, agent_len);
     lab_hash_update(&h, agent, agent_len);
-    lab_hash_str(&h, release_of(spec->modules_dir));
-    lab_hash_str(&h, spec->modules_dir);
+    lab_hash_str(&h, release_of(modules_dir));
+    lab_hash_str(&h, modules_dir);
     lab_hash_u64(&h, n);
     for (size_t i = 0; i < n; i++) {
         char *src = lab_asprintf("%s/%s", spec->modules_dir, paths[i]);
@@ -191,7 +195,7 @@ int lab_initramfs_get(const struct lab_initramfs_spec *spec, char **path_out)
         lab_error("cannot create a temporary file in %s: %s", dir, strerror(errno));
         goto done;
     }
-    int wr = write_image(out, fd, agent, agent_len, spec->modules_dir, paths, n);
+    int wr = write_image(out, fd, agent, agent_len, modules_dir, paths, n);
     if (wr == 0 && (fchmod(fd, 0644) < 0 || fsync(fd) < 0))
         wr = lab_error("cannot write %s: %s", tmp, strerror(errno));
     if (close(fd) < 0 && wr == 0)
