@@ -74,17 +74,23 @@ static void account(struct lab_trace_summary *s, const struct req *r, const stru
     s->wait_ns += r->start - r->arrival;
 }
 
-int lab_trace_summarize(FILE *in, struct lab_trace_summary *out, char *err, size_t errlen)
+int lab_trace_summarize(FILE *in, struct lab_trace_window window, struct lab_trace_summary *out,
+                        char *err, size_t errlen)
 {
     char line[512], op[16], outcome[16];
     size_t n = 0, cap = 0;
     struct req *reqs = NULL;
     int lineno = 0;
+    int64_t t0 = 0;
 
     memset(out, 0, sizeof *out);
     while (fgets(line, sizeof line, in)) {
         struct req r;
         lineno++;
+        if (line[0] == '#') {
+            sscanf(line, "# t0_ns=%" SCNd64, &t0);
+            continue;
+        }
         if (sscanf(line, "%15s %" SCNu64 " %" SCNu64 " %" SCNd64 " %" SCNd64 " %" SCNd64 " %15s",
                    op, &r.offset, &r.length, &r.arrival, &r.start, &r.finish, outcome) != 7 ||
             r.start < r.arrival || r.finish < r.start) {
@@ -92,6 +98,9 @@ int lab_trace_summarize(FILE *in, struct lab_trace_summary *out, char *err, size
             free(reqs);
             return -1;
         }
+        if (window.to_ns &&
+            (t0 + r.arrival < window.from_ns || t0 + r.arrival > window.to_ns))
+            continue;
         r.op = lookup(op, op_names, 3);
         r.outcome = lookup(outcome, outcome_names, 3);
         if (n == cap) {

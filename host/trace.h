@@ -19,9 +19,17 @@ struct lab_trace_summary {
     int64_t idle_ns, span_ns, service_ns, wait_ns;
 };
 
-/* Reads a trace (op offset length arrival start finish outcome, tab-separated).
- * -1 with "LINE: reason" in err for a malformed line. */
-int lab_trace_summarize(FILE *in, struct lab_trace_summary *out, char *err, size_t errlen);
+/* A time window in the host's CLOCK_MONOTONIC ns; {0, 0} takes everything. */
+struct lab_trace_window {
+    int64_t from_ns, to_ns;
+};
+
+/* Reads a trace (op offset length arrival start finish outcome, tab-separated,
+ * times relative to the "# t0_ns=N" line before them, N on CLOCK_MONOTONIC)
+ * and counts the requests that arrived inside the window. -1 with
+ * "LINE: reason" in err for a malformed line. */
+int lab_trace_summarize(FILE *in, struct lab_trace_window window, struct lab_trace_summary *out,
+                        char *err, size_t errlen);
 void lab_trace_print(FILE *out, const struct lab_trace_summary *s);
 /* The lower bound in bytes of size bucket i. */
 uint64_t lab_trace_bucket_bytes(int i);

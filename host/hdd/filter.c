@@ -198,8 +198,12 @@ static int64_t model_request(int op, uint64_t offset, uint32_t len, int fua)
         pthread_cond_broadcast(&cond);
     }
     if (trace) {
-        if (t_first < 0)
+        if (t_first < 0) {
+            /* The times below are relative to this CLOCK_MONOTONIC value,
+             * the first traced request's arrival: absolute = t0_ns + t. */
             t_first = now;
+            fprintf(trace, "# t0_ns=%" PRId64 "\n", t_first);
+        }
         fprintf(trace, "%s\t%" PRIu64 "\t%" PRIu32 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%s\n",
                 op_name[op], offset, len, r.arrival_ns - t_first, r.start_ns - t_first,
                 r.finish_ns - t_first, outcome_name[r.outcome]);

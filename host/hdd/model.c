@@ -121,6 +121,7 @@ static void park(struct hdd_model *m, uint64_t last_lba, double t)
     m->head_cyl = g.cyl;
     m->head_head = g.head;
     m->arm_t = t;
+    m->pf_paused = -1; /* the arm moved on (bg_catch_up re-marks a pause) */
 }
 
 static void seg_trim(struct hdd_model *m, struct hdd_seg *s)
@@ -218,7 +219,9 @@ static double bg_catch_up(struct hdd_model *m, double t)
         double tl = stream_to(m, m->pf_lba, m->pf_t, m->pf_limit);
         if (tl > t)
             return t;
+        int seg = m->pf_seg;
         pf_finish(m, m->pf_limit, tl);
+        m->pf_paused = seg;
     }
     double bt = m->arm_t > m->busy_until ? m->arm_t : m->busy_until;
     while (m->ndirty > 0 && bt < t)
@@ -300,8 +303,27 @@ static void serve_read(struct hdd_model *m, uint64_t a, uint64_t b, double start
     if (c >= b) {
         *fin = t + hit + bus;
         r->outcome = HDD_HIT;
+        /* A hit in the segment whose read-ahead stopped at its limit: the
+         * host consumed part of it, so the drive reads ahead again from
+         * where it stopped (the arm is still there) to ra_sect past this
+         * read. Without this a sequential stream that is slower than the
+         * media misses once per segment (reference §3.3 item 7). */
+        int ps = m->pf_paused;
+        if (ps >= 0 && m->seg[ps].valid && m->seg[ps].start <= a && b <= m->seg[ps].end) {
+            uint64_t e = m->seg[ps].end;
+            uint64_t lim = b + m->ra_sect < total ? b + m->ra_sect : total;
+            if (lim > e) {
+                m->pf_active = 1;
+                m->pf_seg = ps;
+                m->pf_lba = e;
+                m->pf_t = locate(m, e, t, 0);
+                m->pf_limit = lim;
+                m->pf_paused = -1;
+            }
+        }
         return;
     }
+    m->pf_paused = -1;
     r->outcome = c > a ? HDD_PARTIAL : HDD_MISS;
     double ms = locate(m, c, t + miss, 0);
     double me = stream_to(m, c, ms, b);
@@ -443,6 +465,7 @@ struct hdd_model *hdd_model_new(const struct hdd_params *p, uint64_t image_bytes
     if (m->nseg == 0)
         m->ra_sect = 0;
     m->wc_limit_sect = (p->write_cache_bytes ? p->write_cache_bytes : p->cache_bytes / 2) / SECTOR;
+    m->pf_paused = -1;
     return m;
 }
 

@@ -61,6 +61,10 @@ struct hdd_model {
     int pf_active, pf_seg;
     uint64_t pf_lba, pf_limit;
     double pf_t;
+    /* the read-ahead into segment pf_paused (-1: none) stopped at its
+     * limit and the arm still idles at the segment's end: a read hit in
+     * that segment resumes it (the drive keeps a sequential stream ahead) */
+    int pf_paused;
     struct hdd_seg seg[HDD_MAX_SEGMENTS];
     int nseg;
     uint64_t seg_sect, ra_sect, lru_clock;

@@ -224,6 +224,89 @@ static void test_stream_across_track_switch(void **state)
     hdd_model_free(m);
 }
 
+static void test_prefetch_resumes_after_limit(void **state)
+{
+    struct hdd_params p = fixture();
+    struct hdd_model *m = after_first_read(&p);
+    struct hdd_result r;
+    /* Idle until 40 ms: the read-ahead reached its limit LBA 208 at
+     * 33.8 ms (track 0 to LBA 100 at 20.0 ms, track skew to 21.0, track 1
+     * to 31.0, cylinder skew to 33.0, 8 sectors: 33.8) and stopped; the
+     * segment holds LBA 8..208. LBA 8..16 at 40 ms is a hit (40.18 ms) and
+     * restarts the read-ahead from LBA 208 (angle (8 + 30) / 100 = 0.38,
+     * phase 0 at 40 ms: at 43.8 ms) up to 16 + 200 = 216. */
+    assert_int_equal(hdd_model_service(m, HDD_READ, 8 * 512, 4096, 0, 40 * MSEC, &r), 0);
+    assert_int_equal(r.outcome, HDD_HIT);
+    assert_ns(r.finish_ns, 40180000);
+    /* LBA 200..208 at 41 ms: a hit that extends the limit to 408. */
+    assert_int_equal(hdd_model_service(m, HDD_READ, 200 * 512, 4096, 0, 41 * MSEC, &r), 0);
+    assert_int_equal(r.outcome, HDD_HIT);
+    assert_ns(r.finish_ns, 41180000);
+    /* The stream: LBA 208 at 43.8 ms, end of track 2 (LBA 300) at
+     * 53.0 ms, track 3 (angle (2 * 10 + 20) / 100 = 0.40) at 54.0 ms, LBA
+     * 308 at 54.8 ms. So LBA 300..308 at 60 ms is a hit: 60.18 ms (before
+     * the resume it was a miss ending at 64.8 ms). */
+    assert_int_equal(hdd_model_service(m, HDD_READ, 300 * 512, 4096, 0, 60 * MSEC, &r), 0);
+    assert_int_equal(r.outcome, HDD_HIT);
+    assert_ns(r.finish_ns, 60180000);
+    hdd_model_free(m);
+}
+
+/* The run-9 devread case: the pata-2003 drive, sequential 4 KiB O_DIRECT
+ * reads one at a time, each arriving 0.33 ms after the previous finished.
+ * The host needs 4 KiB per 0.42 ms (9.7 MB/s), far below the media rate
+ * (> 30 MB/s), so once the read-ahead is ahead every read must cost
+ * hit overhead 0.05 ms + bus 4096 B / 100 MB/s = 0.04096 ms = 90.96 us,
+ * also past the end of the first read-ahead segment (256 KiB). */
+static void test_sequential_direct_reads_stay_hits(void **state)
+{
+    struct hdd_params p;
+    hdd_params_defaults(&p);
+    p.capacity_bytes = 80026361856ULL;
+    p.rpm = 7200;
+    p.heads = 2;
+    p.zones = 24;
+    p.media_outer_mbs = 69;
+    p.media_inner_mbs = 38;
+    p.head_switch_ms = 1.4;
+    p.cyl_switch_ms = 1.8;
+    p.seek_type = HDD_SEEK_LEE;
+    p.seek_t2t_ms = 0.8;
+    p.seek_avg_ms = 8.5;
+    p.seek_full_ms = 16;
+    p.write_settle_ms = 0.5;
+    p.overhead_read_miss_ms = 0.4;
+    p.overhead_read_hit_ms = 0.05;
+    p.overhead_write_ms = 0.15;
+    p.interface_mbs = 100;
+    p.cache_bytes = 2048 * 1024;
+    p.cache_segments = 8;
+    p.write_cache = 1;
+    p.write_cache_bytes = 1024 * 1024;
+    p.queue_depth = 1;
+    struct hdd_model *m = model(&p);
+    struct hdd_result r;
+    int64_t t = 12345678; /* an arbitrary rotational phase */
+    assert_int_equal(hdd_model_service(m, HDD_READ, 0, 4096, 0, t, &r), 0);
+    assert_int_equal(r.outcome, HDD_MISS);
+    int hits = 0;
+    /* 16 MiB, 64 times the segment size. */
+    for (uint64_t off = 4096; off < 16 * 1024 * 1024; off += 4096) {
+        t = r.finish_ns + 330000;
+        assert_int_equal(hdd_model_service(m, HDD_READ, off, 4096, 0, t, &r), 0);
+        if (off < 64 * 1024)
+            continue; /* the first read-ahead may still be catching up */
+        if (r.outcome != HDD_HIT || r.start_ns != t || r.finish_ns - r.start_ns < 90960 - 1000 ||
+            r.finish_ns - r.start_ns > 90960 + 1000)
+            fail_msg("offset %llu: outcome %d, start +%lld ns, took %lld ns, want hit in 90960",
+                     (unsigned long long)off, r.outcome, (long long)(r.start_ns - t),
+                     (long long)(r.finish_ns - r.start_ns));
+        hits++;
+    }
+    assert_int_equal(hits, 4096 - 16);
+    hdd_model_free(m);
+}
+
 static void test_write_back_then_flush(void **state)
 {
     struct hdd_params p = fixture();
@@ -380,6 +463,8 @@ int main(void)
         cmocka_unit_test(test_prefetch_hit_after_idle),
         cmocka_unit_test(test_wait_for_running_prefetch),
         cmocka_unit_test(test_stream_across_track_switch),
+        cmocka_unit_test(test_prefetch_resumes_after_limit),
+        cmocka_unit_test(test_sequential_direct_reads_stay_hits),
         cmocka_unit_test(test_write_back_then_flush),
         cmocka_unit_test(test_idle_destage),
         cmocka_unit_test(test_fua_and_write_through),

@@ -12,7 +12,7 @@
 static int summarize(const char *text, struct lab_trace_summary *s, char *err, size_t len)
 {
     FILE *f = fmemopen((void *)text, strlen(text), "r");
-    int rc = lab_trace_summarize(f, s, err, len);
+    int rc = lab_trace_summarize(f, (struct lab_trace_window){0, 0}, s, err, len);
     fclose(f);
     return rc;
 }
@@ -60,11 +60,31 @@ static void test_malformed(void **state)
     assert_string_equal(err, "2: malformed trace line");
 }
 
+/* Only requests that arrived inside the window count; t0 maps trace times
+ * onto the host's clock and may change when nbdkit restarts. */
+static void test_window(void **state)
+{
+    const char *trace = "# t0_ns=1000000\n"
+                        "read\t0\t4096\t0\t0\t100\tmiss\n"
+                        "read\t4096\t4096\t5000\t5000\t5100\thit\n"
+                        "# t0_ns=2000000\n"
+                        "read\t8192\t4096\t0\t0\t100\thit\n";
+    struct lab_trace_summary s;
+    char err[64];
+    FILE *f = fmemopen((void *)trace, strlen(trace), "r");
+    assert_int_equal(
+        lab_trace_summarize(f, (struct lab_trace_window){1004000, 2000000}, &s, err, sizeof err), 0);
+    fclose(f);
+    assert_int_equal(s.requests, 2); /* 1005000 and 2000000 */
+    assert_int_equal(s.hits, 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_summary),
         cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_window),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
