@@ -64,18 +64,24 @@ static const struct shape shapes[] = {
       {M_CPU_IOWAIT, "%iowait", 1, 0}}},
 };
 
+/* One table row: a cell, or in a readahead sweep a cell at one setting. */
 struct kernel_rows {
-    int warmup; /* samples with rep < warmup are left out */
+    int64_t cell;
+    long ra;    /* readahead of the row's samples in a sweep; -1 otherwise */
+    int warmup; /* samples with rep < warmup (in each sweep group) are left out */
     char kernel[128];
+    char label[160]; /* what the row is called in the table */
     char status[32];
     char reason[1024];
     size_t n;
     double *v[M_COUNT];
     uint64_t bytes;
+    int seen; /* samples routed here, warm-up included */
 };
 
 struct report {
     struct lab_store *st;
+    int sweep; /* rows per readahead setting */
     struct kernel_rows rows[MAX_CELLS];
     size_t nrows;
     char experiment[128];
@@ -116,11 +122,43 @@ static void cpu_shares(const char *extra, double out[4])
     out[3] = iowait > 0 ? 100 * iowait / total : 0;
 }
 
+/* The row a sample belongs to: its cell's, or in a sweep its cell's at its
+ * readahead (a new row the first time a setting is seen). */
+static struct kernel_rows *row_for(struct report *rep, const struct lab_sample *s)
+{
+    long ra = rep->sweep ? (long)extra_num(s->extra, "ra_sectors") : -1;
+    struct kernel_rows *base = NULL;
+    for (size_t i = 0; i < rep->nrows; i++) {
+        struct kernel_rows *r = &rep->rows[i];
+        if (r->cell != s->cell)
+            continue;
+        if (r->ra == ra)
+            return r;
+        base = r;
+    }
+    if (!base || rep->nrows == MAX_CELLS)
+        return NULL;
+    if (base->ra < 0 && base->n == 0) {
+        base->ra = ra; /* the cell's first setting takes its empty row */
+    } else {
+        struct kernel_rows *r = &rep->rows[rep->nrows++];
+        *r = *base;
+        memset(r->v, 0, sizeof r->v);
+        r->n = 0;
+        r->seen = 0;
+        r->ra = ra;
+        base = r;
+    }
+    snprintf(base->label, sizeof base->label, "%s ra=%ld", base->kernel, ra);
+    return base;
+}
+
 static int collect_sample(const struct lab_sample *s, void *ctx)
 {
-    struct kernel_rows *r = ctx;
+    struct report *rep = ctx;
+    struct kernel_rows *r = row_for(rep, s);
     double secs = (double)s->real_ns / 1e9, cpu[4];
-    if (s->rep < r->warmup)
+    if (!r || r->seen++ < r->warmup)
         return 0;
     cpu_shares(s->extra, cpu);
     double count = extra_num(s->extra, "count");
@@ -158,7 +196,10 @@ static int collect_cell(const struct lab_cell_info *ci, void *ctx)
         return 0;
     struct kernel_rows *r = &rep->rows[rep->nrows++];
     memset(r, 0, sizeof *r);
+    r->cell = ci->id;
+    r->ra = -1;
     snprintf(r->kernel, sizeof r->kernel, "%s", ci->kernel);
+    snprintf(r->label, sizeof r->label, "%s", ci->kernel);
     snprintf(r->status, sizeof r->status, "%s", ci->status ? ci->status : "running");
     snprintf(r->reason, sizeof r->reason, "%s", ci->reason ? ci->reason : "");
     snprintf(rep->experiment, sizeof rep->experiment, "%s", ci->experiment);
@@ -167,7 +208,8 @@ static int collect_cell(const struct lab_cell_info *ci, void *ctx)
     const char *t = ci->params ? strstr(ci->params, "lab.test=") : NULL;
     if (t && !rep->test[0])
         snprintf(rep->test, sizeof rep->test, "%.*s", (int)strcspn(t + 9, " "), t + 9);
-    return lab_store_foreach_sample(rep->st, ci->id, collect_sample, r);
+    rep->sweep |= ci->params && strstr(ci->params, "lab.ra_list=") != NULL;
+    return lab_store_foreach_sample(rep->st, ci->id, collect_sample, rep);
 }
 
 static const struct shape *shape_of(const char *test)
@@ -213,7 +255,7 @@ static void print_table(FILE *out, struct report *rep, const struct shape *sh)
     print_header(out, sh);
     for (size_t i = 0; i < rep->nrows; i++) {
         struct kernel_rows *r = &rep->rows[i];
-        fprintf(out, "%-22s %3zu", r->kernel, r->n);
+        fprintf(out, "%-22s %3zu", r->label, r->n);
         if (r->n == 0) {
             fprintf(out, "  (no samples)\n");
             continue;
@@ -237,21 +279,26 @@ static void print_table(FILE *out, struct report *rep, const struct shape *sh)
 
 static void print_comparisons(FILE *out, struct report *rep, const struct shape *sh)
 {
-    struct kernel_rows *base = &rep->rows[0];
     for (size_t i = 1; i < rep->nrows; i++) {
-        struct kernel_rows *r = &rep->rows[i];
+        struct kernel_rows *r = &rep->rows[i], *base = NULL;
         struct lab_comparison c;
+        /* Against the first kernel's row at the same setting. */
+        for (size_t j = 0; j < i && !base; j++)
+            if (rep->rows[j].ra == r->ra && strcmp(rep->rows[j].kernel, r->kernel) != 0)
+                base = &rep->rows[j];
+        if (!base || strcmp(rep->rows[0].kernel, base->kernel) != 0)
+            continue;
         if (strcmp(r->status, "ok") != 0 || strcmp(base->status, "ok") != 0)
             continue; /* the failure is reported below */
         if (lab_compare(base->v[sh->compare], base->n, r->v[sh->compare], r->n, &c) < 0) {
-            fprintf(out, "%s vs %s: too few samples to compare (need 2 each)\n", r->kernel,
-                    base->kernel);
+            fprintf(out, "%s vs %s: too few samples to compare (need 2 each)\n", r->label,
+                    base->label);
             continue;
         }
         fprintf(out,
                 "%s vs %s: %s %+.1f%% (95%% CI %+.1f%% .. %+.1f%%), Welch p=%.3g, "
                 "Mann-Whitney p=%.3g, d=%.2f: %s\n",
-                r->kernel, base->kernel, sh->compare_name, c.diff_pct, c.diff_ci_lo, c.diff_ci_hi,
+                r->label, base->label, sh->compare_name, c.diff_pct, c.diff_ci_lo, c.diff_ci_hi,
                 c.welch_p, c.mwu_p, c.cohen_d,
                 c.significant ? (c.diff_pct < 0 ? "SLOWER (significant)" : "FASTER (significant)")
                               : "no significant difference");

@@ -89,6 +89,51 @@ static void test_reports(void **state)
     free(path);
 }
 
+/* Seed 000's sweep: rows per kernel and readahead, compared per setting. */
+static void test_readahead_sweep(void **state)
+{
+    static const char *const kernels[] = {"2.6.0", "2.6.1-rc1"};
+    /* Seed 000's real times (s) for ra 256, 128, 64, three runs each. */
+    static const double secs[2][3][3] = {
+        {{11.427, 11.963, 11.291}, {9.910, 9.693, 9.733}, {9.107, 9.227, 9.152}},
+        {{11.984, 11.704, 11.886}, {11.120, 11.596, 11.481}, {11.361, 11.655, 11.369}}};
+    static const int ra[] = {256, 128, 64};
+    char *path = lab_asprintf("%s/sweep.db", dir), extra[64];
+    struct lab_store *st;
+    assert_int_equal(lab_store_open(path, &st), 0);
+    int64_t run = lab_store_run_begin(st, "lab run", "readahead-sweep", "pata-2003");
+    for (int k = 0; k < 2; k++) {
+        int64_t cell = lab_store_cell_begin(st, run, kernels[k], "readahead-sweep",
+                                            "lab.test=seqread lab.reps=4 lab.ra_list=256,128,64");
+        lab_store_cell_set(st, cell, "warmup", "1");
+        int rep = 0;
+        for (int g = 0; g < 3; g++) {
+            for (int i = -1; i < 3; i++) { /* i = -1: the group's warm-up run */
+                double t = i < 0 ? 20.0 : secs[k][g][i];
+                snprintf(extra, sizeof extra, "ra_sectors=%d bs=1048576", ra[g]);
+                struct lab_sample smp = {.cell = cell,
+                                         .rep = rep++,
+                                         .test = "seqread",
+                                         .bytes = 256ULL << 20,
+                                         .real_ns = (int64_t)(t * 1e9),
+                                         .user_ns = 2000000,
+                                         .sys_ns = 1800000000,
+                                         .host_begin_ns = 1,
+                                         .host_end_ns = 1 + (int64_t)(t * 1e9),
+                                         .extra = extra};
+                assert_int_equal(lab_store_add_sample(st, &smp), 0);
+            }
+        }
+        lab_store_cell_end(st, cell, "ok", NULL);
+    }
+    lab_store_run_end(st, run, "ok");
+    char *text = render(st, run);
+    assert_golden("report-readahead-sweep.txt", text);
+    free(text);
+    lab_store_close(st);
+    free(path);
+}
+
 static void test_empty_run(void **state)
 {
     char *path = lab_asprintf("%s/empty.db", dir);
@@ -116,6 +161,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reports),
+        cmocka_unit_test(test_readahead_sweep),
         cmocka_unit_test(test_empty_run),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
