@@ -14,7 +14,7 @@
 #define LAB_EXPERIMENTS_DIR "lab/experiments"
 #endif
 
-enum key_type { KEY_TEST, KEY_TEXT, KEY_UINT, KEY_SIZE, KEY_DISK, KEY_SIZE_OR_FULL };
+enum key_type { KEY_TEST, KEY_TEXT, KEY_UINT, KEY_SIZE, KEY_DISK, KEY_SIZE_OR_FULL, KEY_RA_LIST };
 
 struct key_def {
     const char *key;
@@ -32,6 +32,8 @@ static const struct key_def keys[] = {
     {"warmup", KEY_UINT, OFF(warmup), 0, 10, "runs first, left out of statistics"},
     {"block_size", KEY_SIZE, OFF(block_size), 512, 4 << 20, "read size per call"},
     {"readahead", KEY_UINT, OFF(readahead), 0, 65536, "device readahead in 512-byte sectors"},
+    {"readahead_list", KEY_RA_LIST, OFF(readahead_list), 1, 65536,
+     "up to 8 readahead settings swept in one boot, like 256,128,64"},
     {"file_size", KEY_SIZE, OFF(file_size), 1 << 20, 64ULL << 30, "size of the test file"},
     {"verify", KEY_UINT, OFF(verify), 0, 1, "1: the agent checks the content it read"},
     {"timeout", KEY_UINT, OFF(timeout), 0, 86400, "seconds before a cell is declared hung"},
@@ -129,6 +131,21 @@ static int set_key(struct lab_experiment *exp, const char *where, const char *ke
     case KEY_DISK:
         return set_choice((char **)field, where, "disk", value, disks,
                           sizeof disks / sizeof disks[0]);
+    case KEY_RA_LIST: {
+        const char *p = value;
+        int n = 0;
+        while (*p) {
+            char *end;
+            unsigned long ra = strtoul(p, &end, 10);
+            if (end == p || ra < def->min || ra > def->max || (*end && *end != ',') || ++n > 8)
+                return lab_error("%s: %s = %s: want up to 8 settings of %llu..%llu sectors, "
+                                 "comma-separated",
+                                 where, key, value, (unsigned long long)def->min,
+                                 (unsigned long long)def->max);
+            p = *end ? end + 1 : end;
+        }
+    }
+        /* fall through */
     case KEY_TEXT:
         free(*(char **)field);
         *(char **)field = lab_xstrdup(value);
@@ -270,6 +287,7 @@ void lab_experiment_free(struct lab_experiment *exp)
     free(exp->test);
     free(exp->summary);
     free(exp->disk);
+    free(exp->readahead_list);
     memset(exp, 0, sizeof *exp);
 }
 
@@ -278,9 +296,10 @@ char *lab_experiment_cmdline(const struct lab_experiment *exp)
     uint64_t size = strcmp(exp->test, "seqread") == 0 ? exp->file_size : exp->read_size;
     return lab_asprintf("lab.test=%s lab.reps=%u lab.bs=%llu lab.ra=%u lab.size=%llu lab.verify=%u "
                         "lab.direct=%u lab.qd=%u lab.count=%u lab.span=%llu lab.offset=%llu "
-                        "lab.fs=ext2 lab.file=big_file",
+                        "lab.fs=ext2 lab.file=big_file%s%s",
                         exp->test, exp->reps + exp->warmup, (unsigned long long)exp->block_size,
                         exp->readahead, (unsigned long long)size, exp->verify, exp->direct, exp->qd,
-                        exp->count, (unsigned long long)exp->span,
-                        (unsigned long long)exp->offset);
+                        exp->count, (unsigned long long)exp->span, (unsigned long long)exp->offset,
+                        exp->readahead_list ? " lab.ra_list=" : "",
+                        exp->readahead_list ? exp->readahead_list : "");
 }

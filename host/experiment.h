@@ -15,6 +15,7 @@ struct lab_experiment {
     unsigned warmup; /* runs before those, stored but left out of statistics */
     uint64_t block_size;
     unsigned readahead; /* sectors; 0 = the kernel's default */
+    char *readahead_list; /* "256,128,64": a sweep, reps runs at each, in one boot */
     uint64_t file_size;
     unsigned verify;  /* agent checks every word it read */
     unsigned timeout; /* seconds per cell; 0 = derived from the work */

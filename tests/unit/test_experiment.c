@@ -103,6 +103,24 @@ static void test_raw_disk_keys(void **state)
     assert_non_null(strstr(captured, "t.exp:2: value of 'disk_size' is not a size"));
 }
 
+static void test_readahead_list(void **state)
+{
+    struct lab_experiment e;
+    assert_int_equal(parse_capturing("test = seqread\nreadahead_list = 256,128,64\n", &e), 0);
+    char *cmd = lab_experiment_cmdline(&e);
+    assert_non_null(strstr(cmd, " lab.ra_list=256,128,64"));
+    free(cmd);
+    lab_experiment_free(&e);
+    static const char *const bad[] = {"256,,64", "256,x", "0", "1,2,3,4,5,6,7,8,9", "70000", ","};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char text[128];
+        snprintf(text, sizeof text, "test = seqread\nreadahead_list = %s\n", bad[i]);
+        assert_int_equal(parse_capturing(text, &e), -1);
+        if (!strstr(captured, "t.exp:2: readahead_list"))
+            fail_msg("'%s' not refused as expected: %s", bad[i], captured);
+    }
+}
+
 static void test_set_override(void **state)
 {
     struct lab_experiment e;
@@ -131,6 +149,7 @@ int main(void)
         cmocka_unit_test(test_values_and_sizes), cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_refusals),         cmocka_unit_test(test_set_override),
         cmocka_unit_test(test_raw_disk_keys),
+        cmocka_unit_test(test_readahead_list),
         cmocka_unit_test(test_shipped_files_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
