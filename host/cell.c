@@ -289,7 +289,10 @@ static void pump(struct cell_run *c, virDomainPtr dom)
             return;
         if (!lab_vm_running(dom)) {
             scan_console(c);
-            fail(c, LAB_CELL_FAILED, "guest stopped before the agent finished (console: %s)",
+            fail(c, LAB_CELL_FAILED, "guest stopped before the agent finished%s (console: %s)",
+                 c->console_seen ? ""
+                                 : "; the kernel printed nothing: too little guest memory, or "
+                                   "a kernel that cannot run on this machine type?",
                  c->console);
             return;
         }

@@ -28,6 +28,23 @@ static char *kernel_cmdline(const struct lab_era *era, const struct lab_bus *bus
     return cmd;
 }
 
+/* Guest RAM: the profile's era-true figure, but never below what the
+ * kernel needs to boot at all (Debian's 6.x kernels with their initramfs
+ * die silently in 64 MiB). A page cache smaller than the test file keeps
+ * the runs honest either way. */
+static unsigned memory_mib(const struct lab_era *era, const struct lab_profile *profile)
+{
+    static const struct {
+        lab_kver since;
+        unsigned floor_mib;
+    } floors[] = {{LAB_KV(5, 0, 0), 256}, {LAB_KV(3, 0, 0), 128}, {0, 32}};
+    unsigned want = profile && profile->memory_mib ? profile->memory_mib : 512;
+    for (size_t i = 0; i < sizeof floors / sizeof floors[0]; i++)
+        if (era->version >= floors[i].since)
+            return want > floors[i].floor_mib ? want : floors[i].floor_mib;
+    return want;
+}
+
 char *lab_cell_domain(const struct lab_era *era, const struct lab_bus *bus,
                       enum lab_channel_kind channel, const struct lab_profile *profile,
                       const struct lab_experiment *exp, const char *virt_type,
@@ -39,7 +56,7 @@ char *lab_cell_domain(const struct lab_era *era, const struct lab_bus *bus,
         .virt_type = virt_type,
         .arch = era->arch,
         .machine = bus->machine,
-        .memory_mib = profile && profile->memory_mib ? profile->memory_mib : 512,
+        .memory_mib = memory_mib(era, profile),
         .vcpus = 1,
         .kernel = paths->kernel,
         .initrd = paths->initrd,
