@@ -40,6 +40,95 @@ int setup_channel(const struct agent_config *c, char *why, size_t whycap);
 /* Waits for /dev/<lab.dev>; mounts it read-only on /mnt if `mount` (tests that
  * read a file; devread and randread read the raw device and do not). */
 int setup_block_device(const struct agent_config *c, int mount, char *why, size_t whycap);
+/* Waits for /dev/<lab.dev2> and mounts it read-write on /mnt2 (io_other). */
+int setup_second_disk(const struct agent_config *c, char *why, size_t whycap);
+/* The data filesystem's directory: /mnt in a guest, the self-test's DIR. */
+void data_root_set(const char *dir);
+/* out = <data root>/rel; the length or -1 if too long. */
+long data_path(char *out, size_t cap, const char *rel);
+int data_mounted(void); /* the agent mounted the data disk on /mnt */
+/* Unmounts /mnt, BLKFLSBUF on the device, mounts it again with the same
+ * flags: drops every cached page, dentry and inode of the data fs. */
+long remount_data(void);
+
+/* tune.c: cache dropping, readahead, scheduler and queue tunables. */
+enum drop_scope {
+    DROP_FILE,   /* one file the test names */
+    DROP_TREE,   /* a whole tree under the data root */
+    DROP_DEVICE, /* the raw device (devread/randread buffered) */
+};
+/* Syncs, then drops the page cache the best way the kernel has:
+ * /proc/sys/vm/drop_caches (2.6.16+, only as PID 1); else for a file,
+ * fadvise DONTNEED on it plus BLKFLSBUF on lab.dev; for a tree (or where
+ * fadvise is missing, 2.4), unmount and remount the data fs; for the
+ * device, BLKFLSBUF and fadvise on it. Sends `log msg=... drop=METHOD` the
+ * first time. Returns the method name ("proc" "fadvise" "remount" "blkflsbuf"
+ * "none"). */
+const char *drop_caches(const struct agent_config *c, enum drop_scope scope, const char *path);
+/* Applies lab.ra (also 0 during a sweep) to /dev/<lab.dev> and reads it back
+ * (BLKRAGET). Returns 0, or -errno with *what naming the failed step. */
+long dev_readahead(const struct agent_config *c, unsigned long *ra, const char **what);
+/* lab.sched, lab.sysfs, lab.elvtune: applied once before the tests, each
+ * read back into a log record (an error record where it fails). */
+void tune_apply(const struct agent_config *c);
+/* Adds keys to l only while the record stays within LAB_PROTO_MAX_KEYS. */
+int line_room(const struct agent_line *l, unsigned keys);
+
+/* load.c: background loads (lab.load) in a forked child. */
+struct load_figures {
+    uint64_t units; /* whole units done: trees copied, files written, passes read */
+    uint64_t bytes; /* bytes copied, written or read, partial units included */
+};
+/* Forks the lab.load child (no-op for none); 0 or -errno (an error record
+ * is sent). */
+long bg_start(const struct agent_config *c);
+/* SIGKILL and wait4 the child; keeps its figures for bg_keys. 0, or -1 if
+ * the child had failed (an error record is sent). */
+int bg_stop(void);
+/* The running child's figures so far (the self-test polls them); after
+ * bg_stop, its final ones. */
+void bg_peek(struct load_figures *f);
+/* load=NAME load_units=N load_bytes=B after bg_stop, if a load ran. */
+void bg_keys(struct agent_line *l);
+/* Removes a tree (files and directories, the root too); ENOENT is success. */
+long remove_tree(const char *path);
+
+/* tree.c: a recursive directory walk, treeread and contest. */
+#define WALK_PATH_MAX 1024
+struct walk {
+    char path[WALK_PATH_MAX]; /* the entry being visited */
+    size_t rootlen;           /* path[rootlen..] is relative to the root */
+    long (*on_file)(struct walk *w);
+    long (*on_dir)(struct walk *w);      /* before its entries (the root too) */
+    long (*on_dir_done)(struct walk *w); /* after them */
+    void *arg;
+    uint64_t files, dirs;
+    const char *what; /* the failed step */
+};
+/* Walks the tree at w->path (getdents64, else getdents; d_type, else an
+ * O_DIRECTORY open, tells directories from files; other types are skipped).
+ * Returns 0 or the first -errno (w->what says where). */
+long walk_tree(struct walk *w);
+struct tree_out {
+    uint64_t t0, t1, bytes, user_ns, sys_ns, files, dirs, checksum;
+};
+/* One treeread (rounds 0) or contest run over the tree at path. Sends begin
+ * and end (or error). Returns 0 if it sent `end`. */
+int tree_one(const struct agent_config *c, const char *path, const char *test, uint64_t rep,
+             uint64_t rounds, struct tree_out *o);
+uint64_t treeread_run(const struct agent_config *c);
+uint64_t contest_run(const struct agent_config *c);
+
+/* overwrite.c */
+struct overwrite_out {
+    uint64_t t0, t1, bytes_read, bytes_written, ops, reads, writes, verify_errors;
+    struct agent_latsum lat;
+};
+int overwrite_one(const struct agent_config *c, const char *path, const char *test, uint64_t rep,
+                  struct overwrite_out *o);
+uint64_t overwrite_run(const struct agent_config *c);
+/* randread.c: per-request latencies, shared with overwrite. */
+extern uint64_t agent_lat[AGENT_COUNT_MAX];
 
 /* seqread.c */
 uint64_t seqread_run(const struct agent_config *c);
@@ -55,13 +144,15 @@ struct seqread_result {
     uint64_t verify_errors;   /* when c->verify */
     uint64_t user_ns, sys_ns; /* getrusage deltas */
     long err;                 /* 0, or the read's -errno */
+    int load_failed;          /* the lab.load child failed (an error was sent) */
 };
 /* Opens path read-only, syncs, drops its cached pages (fadvise DONTNEED; its
  * result, -ENOSYS on 2.4, goes to *fadv). Returns the fd or -errno. */
 long seqread_open(const char *path, long *fadv);
 /* Reads fd to its end (or c->size bytes) in c->bs blocks, checking the content
- * if c->verify, between two clock and rusage readings; sends the `begin`
- * record just before the first read. */
+ * if c->verify, between two clock and rusage readings, with lab.load running
+ * in the background (bg_start/bg_stop); sends the `begin` record just before
+ * the first read. */
 void seqread_measure(int fd, const struct agent_config *c, const char *test, uint64_t rep,
                      struct seqread_result *res);
 /* Starts the `end` record with the keys every run has; the caller adds its

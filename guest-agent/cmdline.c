@@ -27,6 +27,15 @@ void agent_config_defaults(struct agent_config *c)
     c->qd = 1;
     c->span = 0;
     c->offset = 0;
+    agent_strlcpy(c->tree, "tree0", 5, sizeof(c->tree));
+    c->load = AGENT_LOAD_NONE;
+    agent_strlcpy(c->load_src, "tree1", 5, sizeof(c->load_src));
+    agent_strlcpy(c->load_dst, "copy", 4, sizeof(c->load_dst));
+    agent_strlcpy(c->load_file, "big_file", 8, sizeof(c->load_file));
+    c->load_size = AGENT_LOAD_SIZE_DEFAULT;
+    agent_strlcpy(c->dev2, "sdb", 3, sizeof(c->dev2));
+    c->write_pct = 50;
+    c->cpu_rounds = AGENT_CPU_ROUNDS_DEFAULT;
     c->given = 0;
 }
 
@@ -189,6 +198,73 @@ static void apply(struct agent_config *c, const char *k, size_t kn, const char *
             c->chan = AGENT_CHAN_TTYS1;
         else
             reject(c, "bad value:", k, kn);
+    } else if (key_is(k, kn, "ra_list")) {
+        uint64_t ra[AGENT_RA_LIST_MAX];
+        int got = agent_ra_list_parse(v, vn, ra, AGENT_RA_LIST_MAX);
+        if (got < 0) {
+            reject(c, "bad value:", k, kn);
+        } else {
+            for (int i = 0; i < got; i++)
+                c->ra_list[i] = ra[i];
+            c->ra_count = (uint64_t)got;
+        }
+    } else if (key_is(k, kn, "tree"))
+        set_str(c, k, kn, v, vn, c->tree, sizeof(c->tree), 1);
+    else if (key_is(k, kn, "load")) {
+        int l = agent_load_parse(v, vn);
+        if (l < 0)
+            reject(c, "bad value:", k, kn);
+        else
+            c->load = l;
+    } else if (key_is(k, kn, "load_src"))
+        set_str(c, k, kn, v, vn, c->load_src, sizeof(c->load_src), 1);
+    else if (key_is(k, kn, "load_dst"))
+        set_str(c, k, kn, v, vn, c->load_dst, sizeof(c->load_dst), 1);
+    else if (key_is(k, kn, "load_file"))
+        set_str(c, k, kn, v, vn, c->load_file, sizeof(c->load_file), 1);
+    else if (key_is(k, kn, "load_size"))
+        set_num(c, k, kn, v, vn, &c->load_size, 1048576, ~(uint64_t)0);
+    else if (key_is(k, kn, "dev2"))
+        set_str(c, k, kn, v, vn, c->dev2, sizeof(c->dev2), 0);
+    else if (key_is(k, kn, "rw")) {
+        unsigned e = c->errors;
+        set_num(c, k, kn, v, vn, &c->rw, 0, 1);
+        if (c->errors == e)
+            c->given |= AGENT_GIVEN_RW;
+    } else if (key_is(k, kn, "write_pct"))
+        set_num(c, k, kn, v, vn, &c->write_pct, 0, 100);
+    else if (key_is(k, kn, "cpu_rounds"))
+        set_num(c, k, kn, v, vn, &c->cpu_rounds, 0, 1000000);
+    else if (key_is(k, kn, "sched"))
+        set_str(c, k, kn, v, vn, c->sched, sizeof(c->sched), 0);
+    else if (key_is(k, kn, "sysfs")) {
+        struct agent_kv kv[AGENT_SYSFS_MAX];
+        int got = agent_sysfs_parse(v, vn, kv, AGENT_SYSFS_MAX);
+        if (got < 0) {
+            reject(c, "bad value:", k, kn);
+        } else {
+            for (int i = 0; i < got; i++)
+                c->sysfs[i] = kv[i];
+            c->sysfs_count = (uint64_t)got;
+        }
+    } else if (key_is(k, kn, "elvtune")) {
+        int32_t r, w;
+        if (agent_elvtune_parse(v, vn, &r, &w) < 0) {
+            reject(c, "bad value:", k, kn);
+        } else {
+            c->elv_read = r;
+            c->elv_write = w;
+            c->have_elvtune = 1;
+        }
+    } else if (key_is(k, kn, "drop")) {
+        if (vn == 4 && agent_memeq(v, "auto", 4))
+            c->drop = AGENT_DROP_AUTO;
+        else if (vn == 7 && agent_memeq(v, "fadvise", 7))
+            c->drop = AGENT_DROP_FADVISE;
+        else if (vn == 7 && agent_memeq(v, "remount", 7))
+            c->drop = AGENT_DROP_REMOUNT;
+        else
+            reject(c, "bad value:", k, kn);
     }
     /* anything else: a key of a newer host, ignored */
 }
@@ -220,11 +296,13 @@ unsigned agent_config_parse(struct agent_config *c, const char *buf, size_t n)
             continue; /* "lab.key" without '=': not ours to judge */
         apply(c, k, kn, k + kn + 1, rest - kn - 1);
     }
-    if (agent_streq(c->test, "randread")) {
+    if (agent_streq(c->test, "randread") || agent_streq(c->test, "overwrite")) {
         if (!(c->given & AGENT_GIVEN_BS))
             c->bs = AGENT_RANDREAD_BS_DEFAULT;
         if (!(c->given & AGENT_GIVEN_DIRECT))
             c->direct = 1;
     }
+    if (!(c->given & AGENT_GIVEN_RW))
+        c->rw = c->load != AGENT_LOAD_NONE || agent_streq(c->test, "overwrite");
     return c->errors;
 }

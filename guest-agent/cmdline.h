@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "opts.h"
+
 enum agent_chan { AGENT_CHAN_VIRTIO = 0, AGENT_CHAN_TTYS1 = 1 };
 
 #define AGENT_CFG_NAME_MAX 32
@@ -19,6 +21,16 @@ enum agent_chan { AGENT_CHAN_VIRTIO = 0, AGENT_CHAN_TTYS1 = 1 };
 /* Bits of agent_config.given: keys whose default depends on lab.test. */
 #define AGENT_GIVEN_BS     0x1u
 #define AGENT_GIVEN_DIRECT 0x2u
+#define AGENT_GIVEN_RW     0x4u
+/* Not a key: set by the readahead sweep so lab.ra is applied even when 0. */
+#define AGENT_GIVEN_RA_SET 0x8u
+
+#define AGENT_LOAD_SIZE_DEFAULT  (256ULL << 20) /* lab.load_size */
+#define AGENT_CPU_ROUNDS_DEFAULT 8u             /* lab.cpu_rounds */
+
+/* lab.drop: auto picks the best the kernel has; the others force a method
+ * (to compare them, or to try 2.4's path on a new kernel). */
+enum agent_drop { AGENT_DROP_AUTO = 0, AGENT_DROP_FADVISE, AGENT_DROP_REMOUNT };
 
 struct agent_config {
     char test[AGENT_CFG_NAME_MAX]; /* lab.test    (seqread) */
@@ -39,9 +51,28 @@ struct agent_config {
     uint64_t qd;                   /* lab.qd      (1): randread queue depth, 1..64 */
     uint64_t span;                 /* lab.span    (0 = to the end of the device) */
     uint64_t offset;               /* lab.offset  (0): randread's region starts here */
-    unsigned given;                /* AGENT_GIVEN_* keys set on the command line */
-    unsigned errors;               /* values rejected while parsing */
-    char err[AGENT_CFG_ERR_MAX];   /* the first rejection, as text */
+    uint64_t ra_list[AGENT_RA_LIST_MAX];    /* lab.ra_list (none): readahead sweep, sectors */
+    uint64_t ra_count;                      /* values in ra_list (0: no sweep) */
+    char tree[AGENT_CFG_PATH_MAX];          /* lab.tree     (tree0), under /mnt */
+    int load;                               /* lab.load     (none): enum agent_load */
+    char load_src[AGENT_CFG_PATH_MAX];      /* lab.load_src (tree1), under /mnt: copy's source */
+    char load_dst[AGENT_CFG_PATH_MAX];      /* lab.load_dst (copy), under /mnt: copy's target */
+    char load_file[AGENT_CFG_PATH_MAX];     /* lab.load_file (big_file), under /mnt: read_load */
+    uint64_t load_size;                     /* lab.load_size (256 MiB): io_load/io_other file */
+    char dev2[AGENT_CFG_NAME_MAX];          /* lab.dev2     (sdb): io_other's disk, on /mnt2 */
+    uint64_t rw;                            /* lab.rw (1 with a load or overwrite, else 0) */
+    uint64_t write_pct;                     /* lab.write_pct (50): overwrite's share of writes */
+    uint64_t cpu_rounds;                    /* lab.cpu_rounds (8): contest's checksum passes */
+    char sched[AGENT_CFG_NAME_MAX];         /* lab.sched    (none): I/O scheduler to switch to */
+    struct agent_kv sysfs[AGENT_SYSFS_MAX]; /* lab.sysfs (none): queue/KEY:VALUE */
+    uint64_t sysfs_count;
+    int32_t elv_read, elv_write; /* lab.elvtune=R,W (2.4's elevator latencies) */
+    int have_elvtune;
+    int drop;                    /* lab.drop (auto): enum agent_drop, how caches are dropped */
+    uint64_t rep0;               /* not a key: first rep number (the readahead sweep's groups) */
+    unsigned given;              /* AGENT_GIVEN_* keys set on the command line */
+    unsigned errors;             /* values rejected while parsing */
+    char err[AGENT_CFG_ERR_MAX]; /* the first rejection, as text */
 };
 
 void agent_config_defaults(struct agent_config *c);
@@ -55,8 +86,9 @@ int agent_parse_u64(const char *s, size_t n, uint64_t *out);
  * later duplicate wins; unknown lab.* keys and other words are ignored. A
  * rejected value leaves the previous one, counts in c->errors and the first
  * is described in c->err. Then the defaults that depend on the test are
- * settled: lab.test=randread without lab.bs reads 4096-byte blocks, and
- * without lab.direct uses O_DIRECT. Returns c->errors. */
+ * settled: lab.test=randread or overwrite without lab.bs reads 4096-byte
+ * blocks, and without lab.direct uses O_DIRECT; without lab.rw the data disk
+ * is mounted read-write only for a load or overwrite. Returns c->errors. */
 unsigned agent_config_parse(struct agent_config *c, const char *buf, size_t n);
 
 #endif

@@ -41,7 +41,7 @@ int blk_open(const struct agent_config *c, const char *path, int direct, const c
         test_fail(test, direct ? "open with O_DIRECT" : "open", fd, rep);
         return -1;
     }
-    if (c->ra > 0) {
+    if (c->ra > 0 || (c->given & AGENT_GIVEN_RA_SET)) {
         long r = sys_ioctl((int)fd, BLKRASET_, (unsigned long)c->ra);
         if (r < 0 && r != -E_NOTTY) {
             test_fail(test, "BLKRASET", r, rep);
@@ -64,7 +64,7 @@ int blk_open(const struct agent_config *c, const char *path, int direct, const c
         return -1;
     }
     if (!direct) {
-        sys_sync();
+        drop_caches(c, DROP_DEVICE, path);
         r = sys_ioctl((int)fd, BLKFLSBUF_, 0);
         if (r < 0 && r != -E_NOTTY)
             log_errno(test, "BLKFLSBUF", r);
@@ -137,6 +137,8 @@ int devread_one(const struct agent_config *c, const char *path, const char *name
     int64_t sec1 = name ? seqread_sectors(name) : -1;
     sys_close((int)d.fd);
 
+    if (o->res.load_failed)
+        return -1;
     if (o->res.err) {
         test_fail(test, "read", o->res.err, rep);
         return -1;
@@ -154,6 +156,7 @@ int devread_one(const struct agent_config *c, const char *path, const char *name
         agent_line_u64(l, "verify_errors", o->res.verify_errors);
     if (sec0 >= 0 && sec1 >= sec0)
         agent_line_u64(l, "dev_read_bytes", (uint64_t)(sec1 - sec0) * 512);
+    bg_keys(l);
     if (have_cpu)
         cpu_keys(l, &cpu0, &cpu1);
     report_send();
@@ -170,9 +173,9 @@ uint64_t devread_run(const struct agent_config *c)
     size_t at = agent_cat(dev, sizeof(dev), 0, "/dev/");
     agent_cat(dev, sizeof(dev), at, c->dev);
     uint64_t runs = 0;
-    for (uint64_t rep = 0; rep < c->reps; rep++) {
+    for (uint64_t r = 0; r < c->reps; r++) {
         struct devread_out o;
-        if (devread_one(c, dev, c->dev, "devread", rep, &o) == 0)
+        if (devread_one(c, dev, c->dev, "devread", c->rep0 + r, &o) == 0)
             runs++;
     }
     return runs;

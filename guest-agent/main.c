@@ -12,10 +12,31 @@ static const struct test {
     int mount;
     uint64_t (*run)(const struct agent_config *c);
 } tests[] = {
-    {"seqread", 1, seqread_run},
-    {"devread", 0, devread_run},
-    {"randread", 0, randread_run},
+    {"seqread", 1, seqread_run},   {"devread", 0, devread_run}, {"randread", 0, randread_run},
+    {"treeread", 1, treeread_run}, {"contest", 1, contest_run}, {"overwrite", 1, overwrite_run},
 };
+
+/* Runs the test once, or once per lab.ra_list value (BLKRASET before each
+ * group; reps numbered on across groups). */
+static uint64_t run_test(const struct test *t, const struct agent_config *cfg)
+{
+    if (cfg->ra_count == 0)
+        return t->run(cfg);
+    static struct agent_config g;
+    uint64_t runs = 0;
+    for (uint64_t i = 0; i < cfg->ra_count; i++) {
+        g = *cfg;
+        g.ra = cfg->ra_list[i];
+        g.given |= AGENT_GIVEN_RA_SET;
+        g.rep0 = i * cfg->reps;
+        char m[80];
+        size_t at = agent_cat(m, sizeof(m), 0, "readahead sweep: lab.ra=");
+        agent_cat_u64(m, sizeof(m), at, g.ra);
+        report_log(m);
+        runs += t->run(&g);
+    }
+    return runs;
+}
 
 static void hello(void)
 {
@@ -82,10 +103,16 @@ int agent_main(int argc, char **argv, char **envp)
             t = &tests[i];
     if (!t)
         report_error("unknown lab.test", cfg.test, -1);
-    else if (setup_block_device(&cfg, t->mount, why, sizeof(why)) < 0)
+    else if (setup_block_device(
+                 &cfg, t->mount || (cfg.load != AGENT_LOAD_NONE && cfg.load != AGENT_LOAD_IO_OTHER),
+                 why, sizeof(why)) < 0)
         report_error(why, t->name, -1);
-    else
-        runs = t->run(&cfg);
+    else if (cfg.load == AGENT_LOAD_IO_OTHER && setup_second_disk(&cfg, why, sizeof(why)) < 0)
+        report_error(why, t->name, -1);
+    else {
+        tune_apply(&cfg);
+        runs = run_test(t, &cfg);
+    }
 
     struct agent_line *l = report_start("bye");
     agent_line_u64(l, "runs", runs);

@@ -5,7 +5,10 @@
  * rusage, clock), through the devread code (O_DIRECT, then buffered with
  * BLKFLSBUF and fadvise) and the randread code (pread64 at queue depth 1,
  * native AIO at 8: ENOSYS and queue depth 1 on 2.4), lists DIR with
- * getdents, parses /proc/partitions,
+ * getdents, overwrites random blocks of the data file (O_DIRECT pread64 and
+ * pwrite64) under a forked read_load, reads a small tree it makes (treeread
+ * under the copy load, contest) and runs each load in a child (fork, a
+ * MAP_SHARED page, kill, wait4), parses /proc/partitions,
  * /proc/devices and the block statistics, and reports which era fallbacks it
  * took. Records go to fd 1; the exit status is 0 only if every check passed.
  * Run under tests/seccomp/era-seccomp, the same binary proves it needs no
@@ -19,15 +22,20 @@
 #include "str.h"
 #include "sys.h"
 
-#define DATA_NAME     "lab-selftest.dat"
-#define DATA_SIZE     ((3u << 20) + 4093u) /* not a multiple of 8 or of the block size */
-#define READ_BS       100000u              /* neither: words straddle blocks */
-#define EXTRA         40u                  /* empty files, so a listing takes several calls */
-#define DENTS_BUF     1024u
-#define AT_FDCWD_     (-100)
-#define SEEK_END_     2
-#define ALLOC_SIZE    (1u << 20)
-#define SELFTEST_RUNS 6u /* seqread, devread and randread twice each */
+#define DATA_NAME  "lab-selftest.dat"
+#define DATA_SIZE  ((3u << 20) + 4093u) /* not a multiple of 8 or of the block size */
+#define READ_BS    100000u              /* neither: words straddle blocks */
+#define EXTRA      40u                  /* empty files, so a listing takes several calls */
+#define DENTS_BUF  1024u
+#define AT_FDCWD_  (-100)
+#define SEEK_END_  2
+#define ALLOC_SIZE (1u << 20)
+#define SELFTEST_RUNS                                                                              \
+    9u /* seqread, devread and randread twice each; overwrite, treeread, contest */
+#define TREE_NAME  "lab-selftest-tree"
+#define COPY_NAME  "lab-selftest-copy"
+#define TREE_DIRS  4u /* top-level subdirectories, each with one nested one */
+#define TREE_FILES 6u /* files per directory (subdirectories and the root) */
 
 static unsigned failures, checks;
 static char big[65536]; /* /proc text */
@@ -238,6 +246,179 @@ static void run_randread(const char *path, int direct, uint64_t rep, uint64_t qd
           "randread: queue depth as asked (1 only without native AIO)", 0);
 }
 
+/* The overwrite path on the data file: random 4 KiB reads and writes (the
+ * writes put back the lab content of their block, so every read still
+ * verifies), with the read_load child reading the same file. */
+static void run_overwrite(const char *path, int direct)
+{
+    struct agent_config c;
+    agent_config_defaults(&c);
+    c.bs = 4096;
+    c.count = 300;
+    c.write_pct = 50;
+    c.verify = 1;
+    c.direct = (uint64_t)direct;
+    c.load = AGENT_LOAD_READ_LOAD;
+    agent_cat(c.load_file, sizeof(c.load_file), 0, DATA_NAME);
+    struct overwrite_out o;
+    int r = overwrite_one(&c, path, "selftest-overwrite", 0, &o);
+    check(r == 0, "overwrite run under read_load", 0);
+    if (r != 0)
+        return;
+    check(o.ops == 300 && o.reads + o.writes == 300 && o.reads > 0 && o.writes > 0,
+          "overwrite: every operation done, reads and writes mixed", 0);
+    check(o.bytes_read == o.reads * 4096 && o.bytes_written == o.writes * 4096,
+          "overwrite: whole blocks read and written", 0);
+    check(o.verify_errors == 0, "overwrite: content still matches after the writes", 0);
+    check(o.lat.min <= o.lat.p50 && o.lat.p50 <= o.lat.p99 && o.lat.p99 <= o.lat.max,
+          "overwrite: latencies ordered", 0);
+}
+
+/* Writes n bytes of a pattern to path. */
+static long write_small(const char *path, uint32_t n)
+{
+    long fd = sys_open(path, O_WRONLY_ | O_CREAT_ | O_TRUNC_, 0644);
+    if (fd < 0)
+        return fd;
+    for (uint32_t i = 0; i < n && i < sizeof(wbuf); i++)
+        wbuf[i] = (unsigned char)(i * 7u + n);
+    long r = sys_write((int)fd, wbuf, n);
+    sys_close((int)fd);
+    return r == (long)n ? 0 : (r < 0 ? r : -E_IO);
+}
+
+/* DIR/TREE_NAME: TREE_FILES files in the root and in each of TREE_DIRS
+ * directories and their one nested directory. Returns the bytes written, or 0. */
+static uint64_t make_tree(const char *dir, uint64_t *files, uint64_t *dirs)
+{
+    char p[512], d1[512], name[32];
+    uint64_t bytes = 0;
+    *files = *dirs = 0;
+    path_in(d1, sizeof(d1), dir, TREE_NAME);
+    if (sys_mkdir(d1, 0755) < 0)
+        return 0;
+    for (unsigned i = 0; i <= 2 * TREE_DIRS; i++) {
+        /* i == 0: the root; odd: a top-level dNN; even: its nested sub. */
+        path_in(d1, sizeof(d1), dir, TREE_NAME);
+        if (i > 0) {
+            size_t at = agent_cat(name, sizeof(name), 0, "d");
+            agent_cat_u64(name, sizeof(name), at, (i + 1) / 2);
+            at = agent_cat(d1, sizeof(d1), agent_strlen(d1), "/");
+            agent_cat(d1, sizeof(d1), at, name);
+            if (i % 2 == 0)
+                agent_cat(d1, sizeof(d1), agent_strlen(d1), "/sub");
+            if (sys_mkdir(d1, 0755) < 0)
+                return 0;
+        }
+        (*dirs)++;
+        for (unsigned k = 0; k < TREE_FILES; k++) {
+            size_t at = agent_cat(name, sizeof(name), 0, "f");
+            agent_cat_u64(name, sizeof(name), at, k);
+            path_in(p, sizeof(p), d1, name);
+            uint32_t n = 1000u * k + 37u * i + 1u; /* 1 .. ~5300 bytes */
+            if (write_small(p, n) < 0)
+                return 0;
+            bytes += n;
+            (*files)++;
+        }
+    }
+    return bytes;
+}
+
+static long count_file(struct walk *w)
+{
+    return 0;
+}
+
+/* Runs the load child alone until it has done `units` units (5 s at most);
+ * returns the units it finished. */
+static uint64_t run_load(const char *dir, int load, uint64_t units, const char *what)
+{
+    struct agent_config c;
+    agent_config_defaults(&c);
+    c.load = load;
+    c.load_size = 1u << 20;
+    agent_cat(c.load_src, sizeof(c.load_src), 0, TREE_NAME);
+    agent_cat(c.load_dst, sizeof(c.load_dst), 0, COPY_NAME);
+    agent_cat(c.load_file, sizeof(c.load_file), 0, DATA_NAME);
+    long r = bg_start(&c);
+    check(r == 0, what, r);
+    if (r != 0)
+        return 0;
+    struct load_figures f = {0, 0};
+    for (unsigned i = 0; i < 500 && f.units < units; i++) {
+        sys_sleep_ms(10);
+        bg_peek(&f);
+    }
+    int stopped = bg_stop() == 0;
+    bg_peek(&f);
+    check(stopped && f.units >= units && f.bytes > 0, "load child ran whole units", 0);
+    char m[120];
+    size_t at = agent_cat(m, sizeof(m), 0, "load ");
+    at = agent_cat(m, sizeof(m), at, agent_load_name(load));
+    at = agent_cat(m, sizeof(m), at, ": ");
+    at = agent_cat_u64(m, sizeof(m), at, f.units);
+    at = agent_cat(m, sizeof(m), at, " units, ");
+    at = agent_cat_u64(m, sizeof(m), at, f.bytes);
+    agent_cat(m, sizeof(m), at, " bytes");
+    report_log(m);
+    return f.units;
+}
+
+/* treeread (under the copy load) and contest on a small tree, the loads on
+ * their own, then the copies removed. */
+static void test_tree(const char *dir)
+{
+    uint64_t files, dirs, bytes = make_tree(dir, &files, &dirs);
+    check(bytes > 0, "make the tree", 0);
+    if (bytes == 0)
+        return;
+    char tree[512], copy[512];
+    path_in(tree, sizeof(tree), dir, TREE_NAME);
+    path_in(copy, sizeof(copy), dir, COPY_NAME);
+
+    struct agent_config c;
+    agent_config_defaults(&c);
+    c.bs = 4096;
+    c.load = AGENT_LOAD_COPY;
+    agent_cat(c.load_src, sizeof(c.load_src), 0, TREE_NAME);
+    agent_cat(c.load_dst, sizeof(c.load_dst), 0, COPY_NAME);
+    struct tree_out o;
+    int r = tree_one(&c, tree, "selftest-treeread", 0, 0, &o);
+    check(r == 0, "treeread run under the copy load", 0);
+    if (r == 0)
+        check(o.files == files && o.dirs == dirs && o.bytes == bytes,
+              "treeread: every file and directory read", 0);
+
+    c.load = AGENT_LOAD_NONE;
+    c.bs = 1000; /* blocks that do not divide the files */
+    r = tree_one(&c, tree, "selftest-contest", 0, 3, &o);
+    check(r == 0, "contest run", 0);
+    uint64_t sum = o.checksum;
+    if (r == 0)
+        check(o.files == files && o.bytes == bytes && sum != AGENT_SUM_INIT,
+              "contest: every file read and summed", 0);
+
+    uint64_t units = run_load(dir, AGENT_LOAD_COPY, 3, "copy load started (fork)");
+    /* The copy alternates between COPY/0 and COPY/1: the last one finished
+     * is a whole tree (the other may be cut short). */
+    static struct walk w;
+    path_in(w.path, sizeof(w.path), copy, ((units - 1) & 1) ? "1" : "0");
+    w.on_file = count_file;
+    w.on_dir = w.on_dir_done = NULL;
+    long wr = walk_tree(&w);
+    check(wr == 0 && w.files == files && w.dirs == dirs, "copy load: a whole copy of the tree", wr);
+    run_load(dir, AGENT_LOAD_READ_LOAD, 2, "read_load started (fork)");
+    run_load(dir, AGENT_LOAD_IO_LOAD, 2, "io_load started (fork)");
+    path_in(w.path, sizeof(w.path), dir, "load_file");
+    check(sys_open(w.path, O_RDONLY_, 0) == -E_NOENT, "io_load: its file removed at the stop", 0);
+
+    long a = remove_tree(copy), b = remove_tree(tree);
+    check(a == 0 && b == 0, "remove the trees", a ? a : b);
+    check(sys_open(tree, O_RDONLY_, 0) == -E_NOENT && sys_open(copy, O_RDONLY_, 0) == -E_NOENT,
+          "trees gone", 0);
+}
+
 /* Lists dir with sys_getdents in a small buffer: ".", "..", the data file and
  * the EXTRA files must each be seen once, and the entries must be sane. */
 static void test_listing(const char *dir)
@@ -393,6 +574,7 @@ void selftest_main(int argc, char **argv)
         sys_exit(2);
     }
 
+    data_root_set(dir); /* the loads' and tests' paths are relative to DIR */
     test_clock();
     test_alloc();
 
@@ -408,6 +590,8 @@ void selftest_main(int argc, char **argv)
         /* An unaligned start: the first block is the next multiple of bs. */
         run_randread(path, direct, 0, 1, 3 * 4096 + 100, 1u << 20);
         run_randread(path, direct, 1, 8, 0, 0);
+        run_overwrite(path, direct);
+        test_tree(dir);
     }
 
     int made = 1;

@@ -51,6 +51,15 @@ void seqread_measure(int fd, const struct agent_config *c, const char *test, uin
 {
     struct agent_verify v;
     agent_verify_init(&v, c->seed);
+    res->load_failed = 0;
+    res->err = 0;
+    res->bytes = res->verify_errors = res->user_ns = res->sys_ns = 0;
+    long lr = bg_start(c);
+    if (lr < 0) {
+        res->t0 = res->t1 = sys_now_ns();
+        res->load_failed = 1;
+        return;
+    }
     struct k_rusage ru0, ru1;
     sys_getrusage(RUSAGE_SELF_, &ru0);
     res->t0 = sys_now_ns();
@@ -87,6 +96,7 @@ void seqread_measure(int fd, const struct agent_config *c, const char *test, uin
 
     res->t1 = sys_now_ns();
     sys_getrusage(RUSAGE_SELF_, &ru1);
+    res->load_failed = bg_stop() != 0;
     res->bytes = bytes;
     res->err = err;
     res->user_ns = sys_timeval_ns(&ru1.ru_utime) - sys_timeval_ns(&ru0.ru_utime);
@@ -109,49 +119,39 @@ struct agent_line *seqread_end(const char *test, uint64_t rep, const struct seqr
 /* One run; returns 0 if it ended with an `end` record. */
 static int one_run(const struct agent_config *c, uint64_t rep)
 {
-    char dev[64], file[300];
-    size_t at = agent_cat(dev, sizeof(dev), 0, "/dev/");
-    agent_cat(dev, sizeof(dev), at, c->dev);
-    at = agent_cat(file, sizeof(file), 0, "/mnt/");
-    agent_cat(file, sizeof(file), at, c->file);
-
-    long dfd = sys_open(dev, O_RDONLY_ | O_LARGEFILE_, 0);
-    if (dfd < 0) {
-        fail("open block device", dfd, rep);
+    char file[WALK_PATH_MAX];
+    if (data_path(file, sizeof(file), c->file) < 0) {
+        fail("lab.file: path too long", 0, rep);
         return -1;
-    }
-    if (c->ra > 0) {
-        long r = sys_ioctl((int)dfd, BLKRASET_, (unsigned long)c->ra);
-        if (r < 0) {
-            fail("BLKRASET", r, rep);
-            sys_close((int)dfd);
-            return -1;
-        }
     }
     unsigned long ra = 0;
-    long r = sys_ioctl((int)dfd, BLKRAGET_, (unsigned long)&ra);
+    const char *what = "";
+    long r = dev_readahead(c, &ra, &what);
     if (r < 0) {
-        fail("BLKRAGET", r, rep);
-        sys_close((int)dfd);
+        fail(what, r, rep);
         return -1;
     }
+    drop_caches(c, DROP_FILE, file);
 
     long fd = seqread_open(file, &r);
     if (fd < 0) {
         fail("open file", fd, rep);
-        sys_close((int)dfd);
         return -1;
     }
     if (r < 0 && r != -E_NOSYS)
         fail("fadvise DONTNEED", r, rep); /* reported, the run goes on */
 
+    struct agent_cpustat cpu0, cpu1;
     int64_t sec0 = seqread_sectors(c->dev);
+    int have_cpu = cpu_read(&cpu0) == 0;
     struct seqread_result res;
     seqread_measure((int)fd, c, "seqread", rep, &res);
+    have_cpu = have_cpu && cpu_read(&cpu1) == 0;
     sys_close((int)fd);
-    sys_close((int)dfd);
     int64_t sec1 = seqread_sectors(c->dev);
 
+    if (res.load_failed)
+        return -1;
     if (res.err) {
         fail("read", res.err, rep);
         return -1;
@@ -167,6 +167,9 @@ static int one_run(const struct agent_config *c, uint64_t rep)
         agent_line_u64(l, "verify_errors", res.verify_errors);
     if (sec0 >= 0 && sec1 >= sec0) /* what reached the disk: shows the cache was dropped */
         agent_line_u64(l, "dev_read_bytes", (uint64_t)(sec1 - sec0) * 512);
+    bg_keys(l);
+    if (have_cpu)
+        cpu_keys(l, &cpu0, &cpu1);
     report_send();
     return 0;
 }
@@ -178,8 +181,8 @@ uint64_t seqread_run(const struct agent_config *c)
         return 0;
     }
     uint64_t runs = 0;
-    for (uint64_t rep = 0; rep < c->reps; rep++)
-        if (one_run(c, rep) == 0)
+    for (uint64_t r = 0; r < c->reps; r++)
+        if (one_run(c, c->rep0 + r) == 0)
             runs++;
     return runs;
 }

@@ -241,13 +241,57 @@ int setup_channel(const struct agent_config *c, char *why, size_t whycap)
     }
 }
 
-int setup_block_device(const struct agent_config *c, int mount, char *why, size_t whycap)
+/* The data filesystem as mounted, for remount_data(). */
+static struct {
+    char dev[64];
+    char fs[AGENT_CFG_NAME_MAX];
+    unsigned long flags;
+    int mounted;
+} data_mnt;
+
+static const char *data_root = "/mnt";
+
+void data_root_set(const char *dir)
+{
+    data_root = dir;
+}
+
+long data_path(char *out, size_t cap, const char *rel)
+{
+    return agent_path_join(out, cap, data_root, rel);
+}
+
+int data_mounted(void)
+{
+    return data_mnt.mounted;
+}
+
+long remount_data(void)
+{
+    if (!data_mnt.mounted)
+        return -E_INVAL;
+    long r = sys_umount("/mnt");
+    if (r < 0)
+        return r;
+    long fd = sys_open(data_mnt.dev, O_RDONLY_ | O_LARGEFILE_, 0);
+    if (fd >= 0) {
+        sys_ioctl((int)fd, BLKFLSBUF_, 0);
+        sys_close((int)fd);
+    }
+    r = sys_mount(data_mnt.dev, "/mnt", data_mnt.fs, data_mnt.flags, NULL);
+    if (r < 0)
+        data_mnt.mounted = 0;
+    return r;
+}
+
+/* Waits for /dev/<name> (making the node if the kernel knows the disk). */
+static int wait_block(const struct agent_config *c, const char *name, char *why, size_t whycap)
 {
     char path[64], sys[80];
     size_t at = agent_cat(path, sizeof(path), 0, "/dev/");
-    agent_cat(path, sizeof(path), at, c->dev);
+    agent_cat(path, sizeof(path), at, name);
     at = agent_cat(sys, sizeof(sys), 0, "/sys/block/");
-    agent_cat(sys, sizeof(sys), at, c->dev);
+    agent_cat(sys, sizeof(sys), at, name);
     uint64_t polls = c->timeout * 20;
     long last = -E_NOENT;
     for (uint64_t i = 0;; i++) {
@@ -260,7 +304,7 @@ int setup_block_device(const struct agent_config *c, int mount, char *why, size_
         /* Known to the kernel but no node (no devtmpfs, or not yet): make it. */
         unsigned maj, min;
         long n = read_file("/proc/partitions", big, sizeof(big));
-        if (n > 0 && agent_partitions_find(big, (size_t)n, c->dev, &maj, &min) == 0) {
+        if (n > 0 && agent_partitions_find(big, (size_t)n, name, &maj, &min) == 0) {
             if (!have_devtmpfs || i >= 10)
                 sys_mknod(path, S_IFBLK_ | 0600, maj, min);
         } else if (i >= 10 && exists(sys)) {
@@ -273,24 +317,58 @@ int setup_block_device(const struct agent_config *c, int mount, char *why, size_
         }
         if (i >= polls) {
             at = agent_cat(why, whycap, 0, "block device ");
-            at = agent_cat(why, whycap, at, c->dev);
+            at = agent_cat(why, whycap, at, name);
             at = agent_cat(why, whycap, at, " did not appear: errno ");
             agent_cat_i64(why, whycap, at, -last);
             return -1;
         }
         sys_sleep_ms(50);
     }
-    if (!mount)
-        return 0;
-    long r = sys_mount(path, "/mnt", c->fs, MS_RDONLY_, NULL);
+    return 0;
+}
+
+static int mount_on(const struct agent_config *c, const char *name, const char *dir,
+                    unsigned long flags, char *why, size_t whycap)
+{
+    char path[64];
+    size_t at = agent_cat(path, sizeof(path), 0, "/dev/");
+    agent_cat(path, sizeof(path), at, name);
+    sys_mkdir(dir, 0755);
+    long r = sys_mount(path, dir, c->fs, flags, NULL);
     if (r < 0) {
         at = agent_cat(why, whycap, 0, "mount ");
         at = agent_cat(why, whycap, at, path);
         at = agent_cat(why, whycap, at, " (");
         at = agent_cat(why, whycap, at, c->fs);
-        at = agent_cat(why, whycap, at, ") on /mnt: errno ");
+        at = agent_cat(why, whycap, at, flags & MS_RDONLY_ ? ", ro) on " : ", rw) on ");
+        at = agent_cat(why, whycap, at, dir);
+        at = agent_cat(why, whycap, at, ": errno ");
         agent_cat_i64(why, whycap, at, -r);
         return -1;
     }
     return 0;
+}
+
+int setup_block_device(const struct agent_config *c, int mount, char *why, size_t whycap)
+{
+    if (wait_block(c, c->dev, why, whycap) < 0)
+        return -1;
+    if (!mount)
+        return 0;
+    unsigned long flags = c->rw ? 0 : MS_RDONLY_;
+    if (mount_on(c, c->dev, "/mnt", flags, why, whycap) < 0)
+        return -1;
+    size_t at = agent_cat(data_mnt.dev, sizeof(data_mnt.dev), 0, "/dev/");
+    agent_cat(data_mnt.dev, sizeof(data_mnt.dev), at, c->dev);
+    agent_cat(data_mnt.fs, sizeof(data_mnt.fs), 0, c->fs);
+    data_mnt.flags = flags;
+    data_mnt.mounted = 1;
+    return 0;
+}
+
+int setup_second_disk(const struct agent_config *c, char *why, size_t whycap)
+{
+    if (wait_block(c, c->dev2, why, whycap) < 0)
+        return -1;
+    return mount_on(c, c->dev2, "/mnt2", 0, why, whycap);
 }

@@ -97,18 +97,28 @@ long sys_getdents(int fd, void *buf, size_t len)
     return (long)o;
 }
 
-void *sys_alloc(size_t len)
+static void *map_anon(size_t len, long flags)
 {
     long r;
 #if defined(__x86_64__)
-    r = sc6(NR_mmap, 0, (long)len, 3 /* PROT_READ|WRITE */, 0x22 /* MAP_PRIVATE|ANON */, -1, 0);
+    r = sc6(NR_mmap, 0, (long)len, 3 /* PROT_READ|WRITE */, flags, -1, 0);
 #else
-    unsigned long a[6] = {0, len, 3, 0x22, (unsigned long)-1, 0};
+    unsigned long a[6] = {0, len, 3, (unsigned long)flags, (unsigned long)-1, 0};
     r = sc1(NR_old_mmap, (long)a);
 #endif
     if ((unsigned long)r >= (unsigned long)-4095)
         return NULL;
     return (void *)r;
+}
+
+void *sys_alloc(size_t len)
+{
+    return map_anon(len, 0x22 /* MAP_PRIVATE|MAP_ANONYMOUS */);
+}
+
+void *sys_alloc_shared(size_t len)
+{
+    return map_anon(len, 0x21 /* MAP_SHARED|MAP_ANONYMOUS */);
 }
 
 void sys_free(void *p, size_t len)

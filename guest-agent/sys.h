@@ -15,19 +15,23 @@
 #error "lab-agent: unsupported architecture"
 #endif
 
-#define E_PERM   1
-#define E_NOENT  2
-#define E_INTR   4
-#define E_IO     5
-#define E_NOMEM  12
-#define E_BUSY   16
-#define E_EXIST  17
-#define E_NODEV  19
-#define E_INVAL  22
-#define E_NOSYS  38
-#define E_NOTDIR 20
-#define E_AGAIN  11
-#define E_NOTTY  25
+#define E_PERM     1
+#define E_NOENT    2
+#define E_INTR     4
+#define E_IO       5
+#define E_NOMEM    12
+#define E_BUSY     16
+#define E_EXIST    17
+#define E_NODEV    19
+#define E_INVAL    22
+#define E_NOSYS    38
+#define E_NOTDIR   20
+#define E_AGAIN    11
+#define E_NOTTY    25
+#define E_CHILD    10
+#define E_NOSPC    28
+#define E_NOTEMPTY 39
+#define E_ROFS     30
 
 #define O_RDONLY_    0
 #define O_WRONLY_    01
@@ -142,6 +146,38 @@ static inline long sys_ioctl(int fd, unsigned long req, unsigned long arg)
     return sc3(NR_ioctl, fd, (long)req, (long)arg);
 }
 
+static inline long sys_rmdir(const char *path)
+{
+    return sc1(NR_rmdir, (long)path);
+}
+
+static inline long sys_fsync(int fd)
+{
+    return sc1(NR_fsync, fd);
+}
+
+static inline long sys_umount(const char *path)
+{
+    return sc2(NR_umount2, (long)path, 0);
+}
+
+/* fork (2.4.0: i386 2, x86_64 57): 0 in the child, its pid in the parent. */
+static inline long sys_fork(void)
+{
+    return sc0(NR_fork);
+}
+
+#define SIGKILL_ 9
+static inline long sys_kill(long pid, int sig)
+{
+    return sc2(NR_kill, pid, sig);
+}
+
+static inline long sys_wait4(long pid, int *status, int options)
+{
+    return sc4(NR_wait4, pid, (long)status, options, 0);
+}
+
 static inline long sys_mkdir(const char *path, int mode)
 {
     return sc2(NR_mkdir, (long)path, mode);
@@ -219,6 +255,17 @@ static inline long sys_pread64(int fd, void *buf, size_t n, uint64_t off)
 #endif
 }
 
+/* pwrite64: 2.4.0 has it (i386 181, x86_64 18); same argument split as pread64. */
+static inline long sys_pwrite64(int fd, const void *buf, size_t n, uint64_t off)
+{
+#if defined(__x86_64__)
+    return sc4(NR_pwrite64, fd, (long)buf, (long)n, (long)off);
+#else
+    return sc5(NR_pwrite64, fd, (long)buf, (long)n, (long)(uint32_t)off,
+               (long)(uint32_t)(off >> 32));
+#endif
+}
+
 /* Linux native AIO (2.5.23+, so -ENOSYS on 2.4): the kernel's structs, the
  * same layout on i386 and x86_64 (little endian). */
 #define IOCB_CMD_PREAD_ 0
@@ -270,6 +317,7 @@ long sys_fadvise_dontneed(int fd);                /* whole file */
 long sys_getdents(int fd, void *buf, size_t len); /* normalised to linux_dirent64 */
 void *sys_alloc(size_t len);                      /* anonymous mmap; NULL on failure */
 void sys_free(void *p, size_t len);
+void *sys_alloc_shared(size_t len); /* MAP_SHARED|MAP_ANONYMOUS (2.4 has it); NULL on failure */
 void sys_sleep_ms(unsigned ms);
 uint64_t sys_timeval_ns(const struct k_timeval *tv);
 /* Size of an open file or block device: BLKGETSIZE64, else BLKGETSIZE (2.4.0

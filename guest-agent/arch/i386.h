@@ -5,6 +5,7 @@
 #define LAB_ARCH_NAME "i386"
 
 #define NR_exit          1
+#define NR_fork          2
 #define NR_read          3
 #define NR_write         4
 #define NR_open          5
@@ -15,20 +16,26 @@
 #define NR_getpid        20
 #define NR_mount         21
 #define NR_pause         29
+#define NR_kill          37
+#define NR_rmdir         40
 #define NR_sync          36
 #define NR_mkdir         39
+#define NR_umount2       52 /* sys_umount */
 #define NR_ioctl         54
 #define NR_getrusage     77
 #define NR_gettimeofday  78
 #define NR_reboot        88
 #define NR_old_mmap      90
 #define NR_munmap        91
+#define NR_wait4         114
+#define NR_fsync         118
 #define NR_uname         122 /* newuname */
 #define NR_init_module   128
 #define NR_llseek        140 /* _llseek */
 #define NR_getdents      141
 #define NR_nanosleep     162
 #define NR_pread64       180 /* sys_pread in 2.4.0 */
+#define NR_pwrite64      181 /* sys_pwrite */
 #define NR_getdents64    220
 #define NR_io_setup      245 /* native AIO: 2.5/2.6, ENOSYS on 2.4 */
 #define NR_io_destroy    246

@@ -13,19 +13,26 @@
 #define NR_munmap        11
 #define NR_ioctl         16
 #define NR_pread64       17
+#define NR_pwrite64      18
 #define NR_pause         34
 #define NR_nanosleep     35
 #define NR_getpid        39
+#define NR_fork          57
 #define NR_exit          60
+#define NR_wait4         61
+#define NR_kill          62
 #define NR_uname         63
+#define NR_fsync         74
 #define NR_getdents      78
 #define NR_unlink        87
 #define NR_mkdir         83
+#define NR_rmdir         84
 #define NR_gettimeofday  96
 #define NR_getrusage     98
 #define NR_mknod         133
 #define NR_sync          162
 #define NR_mount         165
+#define NR_umount2       166
 #define NR_reboot        169
 #define NR_init_module   175
 #define NR_io_setup      206 /* native AIO: 2.5/2.6 */
