@@ -10,6 +10,8 @@
 #include "fetch.h"
 #include "initramfs.h"
 #include "initrd.h"
+#include "fsimage.h"
+#include "sched.h"
 #include "nbd.h"
 #include "proto.h"
 #include "protocol.h"
@@ -37,8 +39,8 @@ struct cell_run {
     const struct lab_cell_spec *spec;
     struct lab_cell_result *res;
     int64_t cell_id;
-    char *dir, *console, *socket, *disk_socket, *trace;
-    struct lab_nbd nbd;
+    char *dir, *console, *socket, *disk_socket, *disk2_socket, *trace;
+    struct lab_nbd nbd, nbd2;
     struct lab_era era;
     const struct lab_bus *bus;
     enum lab_channel_kind channel;
@@ -93,14 +95,19 @@ static unsigned cell_timeout(const struct lab_cell_spec *spec)
         return spec->timeout_s;
     if (e->timeout)
         return e->timeout;
-    if (strcmp(e->test, "randread") == 0)
+    if (strcmp(e->test, "randread") == 0 || strcmp(e->test, "overwrite") == 0)
         per_run = e->count / 10 + 1;
+    else if (strcmp(e->test, "treeread") == 0 || strcmp(e->test, "contest") == 0)
+        per_run = (uint64_t)e->tree_files * 16384 * (1 + e->cpu_rounds) / (2 << 20);
     else if (strcmp(e->test, "devread") == 0)
         per_run = (e->read_size ? e->read_size : e->disk_size ? e->disk_size : 1ULL << 30) /
                   (2 << 20);
     else
         per_run = e->file_size / (2 << 20);
-    return 180 + (unsigned)((e->reps + e->warmup) * per_run);
+    unsigned groups = 1;
+    for (const char *p = e->readahead_list; p && *p; p++)
+        groups += *p == ',';
+    return 180 + (unsigned)(groups * (e->reps + e->warmup) * per_run);
 }
 
 /* Looks at what the console printed since last time; a panic ends the cell. */
@@ -332,6 +339,11 @@ static void keep_console(struct cell_run *c)
     free(dst);
 }
 
+static int uses_second_disk(const struct lab_experiment *e)
+{
+    return e->load && strcmp(e->load, "io_other") == 0;
+}
+
 static const struct lab_bus *cell_bus(const struct lab_cell_spec *spec)
 {
     if (spec->bus)
@@ -377,16 +389,37 @@ int lab_cell_check(const struct lab_cell_spec *spec, char *reason, size_t len)
     }
     if (!lab_era_bus_supported(&era, bus->name, reason, len))
         return -1;
+    const struct lab_experiment *e = spec->exp;
+    struct lab_sched_plan sched;
+    if (lab_sched_plan(&era, e->scheduler, &sched, reason, len) < 0 ||
+        lab_tunables_check(&era, e->sysfs, e->elvtune, reason, len) < 0)
+        return -1;
+    if (e->direct && !lab_era_has(&era, LAB_FEAT_O_DIRECT_BLKDEV)) {
+        snprintf(reason, len, "O_DIRECT reads need Linux 2.4.10 or later (this is %s)",
+                 era.version_str);
+        return -1;
+    }
     return choose_channel(spec, &era, &ch, reason, len);
 }
 
 /* nbdkit serves the data disk: through the hdd timing filter for a model
  * profile, plain for fast and iotune. */
-static int start_disk(struct cell_run *c, const char *image)
+static int start_disk(struct cell_run *c, int i, const char *image)
 {
     const struct lab_profile *p = c->spec->profile;
     int model = p && p->kind == LAB_PROFILE_MODEL;
-    char *log = lab_asprintf("%s/nbdkit.log", c->dir);
+    char *log = lab_asprintf("%s/nbdkit%d.log", c->dir, i);
+    if (i == 1) {
+        /* The second disk is the same drive model, untraced. */
+        struct lab_nbd_spec ns = {.image = image,
+                                  .socket = c->disk2_socket,
+                                  .log = log,
+                                  .filter = model ? lab_hdd_filter_path() : NULL,
+                                  .profile = model ? p->path : NULL};
+        int rc = lab_nbd_start(&ns, &c->nbd2);
+        free(log);
+        return rc < 0 ? fail(c, LAB_CELL_FAILED, "cannot serve the second disk (nbdkit)") : 0;
+    }
     if (model && c->env->log_dir) {
         lab_mkdir_p(c->env->log_dir, 0755);
         c->trace = lab_asprintf("%s/cell-%d-%s.trace", c->env->log_dir, c->spec->index,
@@ -456,12 +489,40 @@ static int prepare(struct cell_run *c, char **xml)
                                ? profile->params.capacity_bytes
                                : 256ULL << 20;
     }
-    if (lab_datadisk_get(&dr, &disk) < 0) {
+    if (strcmp(spec->exp->disk, "ext3tree") == 0) {
+        const struct lab_experiment *e = spec->exp;
+        /* Room for the copy load's two copies of a tree and io_load's file. */
+        struct lab_fsimage_recipe fr = {
+            .fs = "ext3",
+            .big_file_size = e->file_size,
+            .tree_copies = e->tree_copies,
+            .tree = {.seed = e->tree_seed, .files = e->tree_files, .dirs = e->tree_dirs},
+            .extra_bytes = e->disk_free,
+        };
+        lab_info("building the tree disk (%u copies of %u files); the first build takes a while",
+                 e->tree_copies, e->tree_files);
+        if (lab_fsimage_get(&fr, &disk) < 0) {
+            fail(c, LAB_CELL_FAILED, "cannot build the tree disk");
+            goto out;
+        }
+    } else if (lab_datadisk_get(&dr, &disk) < 0) {
         fail(c, LAB_CELL_FAILED, "cannot build the data disk");
         goto out;
     }
-    if (start_disk(c, disk) < 0)
+    if (start_disk(c, 0, disk) < 0)
         goto out;
+    if (uses_second_disk(spec->exp)) {
+        struct lab_fsimage_recipe scratch = {.fs = "ext3",
+                                             .extra_bytes = 2 * spec->exp->load_size + (64 << 20)};
+        char *disk2 = NULL;
+        c->disk2_socket = lab_asprintf("%s/disk1.sock", c->dir);
+        int bad = lab_fsimage_get(&scratch, &disk2) < 0 || start_disk(c, 1, disk2) < 0;
+        free(disk2);
+        if (bad) {
+            fail(c, LAB_CELL_FAILED, "cannot build or serve the second disk");
+            goto out;
+        }
+    }
     if (c->env->store) {
         lab_store_cell_set(c->env->store, c->cell_id, "bus", c->bus->name);
         lab_store_cell_set(c->env->store, c->cell_id, "channel",
@@ -474,7 +535,8 @@ static int prepare(struct cell_run *c, char **xml)
                                    .initrd = initrd,
                                    .console_log = c->console,
                                    .agent_socket = c->socket,
-                                   .disk_socket = c->disk_socket};
+                                   .disk_socket = c->disk_socket,
+                                   .disk2_socket = c->disk2_socket};
     struct lab_domain_spec ds;
     cmdline = lab_cell_domain(&c->era, c->bus, c->channel, profile, spec->exp, spec->virt_type,
                               &paths, &ds);
@@ -547,6 +609,7 @@ teardown:
         close(c->fd);
     lab_vm_teardown(dom);
     lab_nbd_stop(&c->nbd);
+    lab_nbd_stop(&c->nbd2);
     keep_console(c);
     lab_rm_rf(c->dir);
     res->total_ns = lab_now_ns() - t0;
@@ -558,6 +621,7 @@ teardown:
     free(c->console);
     free(c->socket);
     free(c->disk_socket);
+    free(c->disk2_socket);
     free(c->trace);
     int rc = res->status == LAB_CELL_OK ? 0 : -1;
     free(c);

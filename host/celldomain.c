@@ -1,29 +1,41 @@
 /* A cell's domain and kernel command line from its era, bus and profile. */
 #include "celldomain.h"
+#include "sched.h"
 #include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static const char *guest_disk(const struct lab_era *era, const struct lab_bus *bus)
+/* The guest's name for data disk i. Before libata drove PIIX3 (2.6.21)
+ * IDE disks were hdX; the second disk is the secondary master, hdc, so the
+ * two do not share a channel. */
+static const char *guest_disk(const struct lab_era *era, const struct lab_bus *bus, int i)
 {
-    /* Before libata drove PIIX3 (2.6.21) the IDE disk was hda. */
-    return strcmp(bus->name, "ide") == 0 && !era->ide_libata ? "hda" : "sda";
+    if (strcmp(bus->name, "ide") == 0 && !era->ide_libata)
+        return i ? "hdc" : "hda";
+    return i ? "sdb" : "sda";
 }
 
 static char *kernel_cmdline(const struct lab_era *era, const struct lab_bus *bus,
                             enum lab_channel_kind channel, const struct lab_experiment *exp)
 {
     char *agent = lab_experiment_cmdline(exp);
+    struct lab_sched_plan sched;
+    char reason[256];
+    /* lab_cell_check refused an impossible scheduler before we got here. */
+    if (lab_sched_plan(era, exp->scheduler, &sched, reason, sizeof reason) < 0)
+        memset(&sched, 0, sizeof sched);
     /* panic=1 turns a panic into a reboot, which ends the domain; loglevel
      * keeps the serial console (slow under TCG) short. A 2.4 kernel boots
      * an ext2 initrd as its root and runs /init from it. 2.6-era kernels
      * boot on machine pc only with noapic (measured here, 2.6.10-2.6.36). */
     const char *root = era->boot == LAB_BOOT_EXT2_INITRD ? " root=/dev/ram0 rw init=/init" : "";
     const char *noapic = era->version < LAB_KV(3, 0, 0) ? " noapic" : "";
-    char *cmd = lab_asprintf("console=ttyS0 panic=1 loglevel=4%s%s %s lab.dev=%s lab.chan=%s", root,
-                             noapic, agent, guest_disk(era, bus),
-                             channel == LAB_CHANNEL_UART ? "ttyS1" : "virtio");
+    char *cmd = lab_asprintf("console=ttyS0 panic=1 loglevel=4%s%s%s%s %s%s%s lab.dev=%s "
+                             "lab.dev2=%s lab.chan=%s",
+                             root, noapic, sched.boot_param[0] ? " " : "", sched.boot_param, agent,
+                             sched.agent_key[0] ? " " : "", sched.agent_key, guest_disk(era, bus, 0),
+                             guest_disk(era, bus, 1), channel == LAB_CHANNEL_UART ? "ttyS1" : "virtio");
     free(agent);
     return cmd;
 }
@@ -64,7 +76,7 @@ char *lab_cell_domain(const struct lab_era *era, const struct lab_bus *bus,
         .console_log = paths->console_log,
         .agent_socket = paths->agent_socket,
         .channel = channel,
-        .ndisks = 1,
+        .ndisks = paths->disk2_socket ? 2 : 1,
         .scsi_model = bus->scsi_model,
     };
     ds->disks[0] = (struct lab_domain_disk){
@@ -76,5 +88,10 @@ char *lab_cell_domain(const struct lab_era *era, const struct lab_bus *bus,
         .iotune_bytes_sec = profile ? profile->iotune_bytes : 0,
         .iotune_iops_sec = profile ? profile->iotune_iops : 0,
     };
+    if (paths->disk2_socket) {
+        ds->disks[1] = ds->disks[0];
+        ds->disks[1].nbd_socket = paths->disk2_socket;
+        ds->disks[1].target = bus->target2;
+    }
     return cmdline;
 }

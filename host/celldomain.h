@@ -14,6 +14,7 @@ struct lab_cell_paths {
     const char *name;
     const char *kernel, *initrd;
     const char *console_log, *agent_socket, *disk_socket;
+    const char *disk2_socket; /* a second data disk (io_other), or NULL */
 };
 
 /* Fills `ds` (pointing into `paths` and the arguments) and returns the

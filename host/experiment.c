@@ -14,7 +14,18 @@
 #define LAB_EXPERIMENTS_DIR "lab/experiments"
 #endif
 
-enum key_type { KEY_TEST, KEY_TEXT, KEY_UINT, KEY_SIZE, KEY_DISK, KEY_SIZE_OR_FULL, KEY_RA_LIST };
+enum key_type {
+    KEY_TEST,
+    KEY_TEXT,
+    KEY_UINT,
+    KEY_SIZE,
+    KEY_DISK,
+    KEY_LOAD,
+    KEY_SIZE_OR_FULL,
+    KEY_RA_LIST,
+    KEY_TUNABLES,
+    KEY_LOAD_LIST
+};
 
 struct key_def {
     const char *key;
@@ -46,11 +57,27 @@ static const struct key_def keys[] = {
     {"count", KEY_UINT, OFF(count), 1, 1000000, "randread: requests per run"},
     {"span", KEY_SIZE, OFF(span), 0, 16ULL << 40, "randread: bytes of the device, 0 = all"},
     {"offset", KEY_SIZE, OFF(offset), 0, 16ULL << 40, "randread: where the span starts"},
+    {"tree_files", KEY_UINT, OFF(tree_files), 1, 1000000, "files per synthetic source tree"},
+    {"tree_dirs", KEY_UINT, OFF(tree_dirs), 1, 100000, "directories per tree"},
+    {"tree_copies", KEY_UINT, OFF(tree_copies), 1, 16, "copies of the tree: /tree0, /tree1, ..."},
+    {"tree_seed", KEY_UINT, OFF(tree_seed), 0, 1000000, "the tree generator's seed"},
+    {"disk_free", KEY_SIZE, OFF(disk_free), 0, 1ULL << 40, "free space on a tree disk"},
+    {"load", KEY_LOAD, OFF(load), 0, 0, "background load: none, copy, io_load, io_other, read_load"},
+    {"load_list", KEY_LOAD_LIST, OFF(load_list), 0, 0,
+     "loads to run one cell each with, like none,io_load,io_other,read_load"},
+    {"load_size", KEY_SIZE, OFF(load_size), 1 << 20, 64ULL << 30, "io_load: bytes per file"},
+    {"write_pct", KEY_UINT, OFF(write_pct), 0, 100, "overwrite: percent of writes"},
+    {"cpu_rounds", KEY_UINT, OFF(cpu_rounds), 1, 1000, "contest: CPU passes over each file"},
+    {"scheduler", KEY_TEXT, OFF(scheduler), 0, 0, "IO scheduler (the era decides how)"},
+    {"sysfs", KEY_TUNABLES, OFF(sysfs), 0, 0, "queue tunables, like read_ahead_kb:128"},
+    {"elvtune", KEY_TUNABLES, OFF(elvtune), 0, 0, "2.4 elevator: READ_LATENCY,WRITE_LATENCY"},
 };
 
 /* The agent's tests: each reads the file on an ext2 disk or the raw device. */
-static const char *const tests[] = {"seqread", "devread", "randread"};
-static const char *const disks[] = {"ext2", "raw"};
+static const char *const tests[] = {"seqread",  "devread",   "randread",
+                                    "treeread", "overwrite", "contest"};
+static const char *const disks[] = {"ext2", "raw", "ext3tree"};
+static const char *const loads[] = {"none", "copy", "io_load", "io_other", "read_load"};
 
 static int set_choice(char **field, const char *where, const char *key, const char *value,
                       const char *const *choices, size_t n)
@@ -129,8 +156,39 @@ static int set_key(struct lab_experiment *exp, const char *where, const char *ke
         return set_choice((char **)field, where, "test", value, tests,
                           sizeof tests / sizeof tests[0]);
     case KEY_DISK:
+        exp->disk_defaulted = 0;
         return set_choice((char **)field, where, "disk", value, disks,
                           sizeof disks / sizeof disks[0]);
+    case KEY_LOAD:
+        return set_choice((char **)field, where, "load", value, loads,
+                          sizeof loads / sizeof loads[0]);
+    case KEY_LOAD_LIST: {
+        char *copy = lab_xstrdup(value), *save = NULL;
+        int n = 0, rc = 0;
+        for (char *w = strtok_r(copy, ",", &save); w && rc == 0; w = strtok_r(NULL, ",", &save)) {
+            char *one = NULL;
+            rc = set_choice(&one, where, "load", w, loads, sizeof loads / sizeof loads[0]);
+            free(one);
+            if (++n > 8)
+                rc = lab_error("%s: load_list has more than 8 loads", where);
+        }
+        free(copy);
+        if (rc < 0)
+            return rc;
+        if (n == 0 || strstr(value, ",,") || value[strlen(value) - 1] == ',')
+            return lab_error("%s: load_list = %s: want loads separated by commas", where, value);
+        free(*(char **)field);
+        *(char **)field = lab_xstrdup(value);
+        return 0;
+    }
+    case KEY_TUNABLES:
+        /* Passed to the agent on the kernel command line: no spaces, and
+         * sysfs paths stay under the queue directory. */
+        if (strpbrk(value, " \t\"'") || strstr(value, ".."))
+            return lab_error("%s: %s = %s: no spaces, quotes or '..'", where, key, value);
+        free(*(char **)field);
+        *(char **)field = lab_xstrdup(value);
+        return 0;
     case KEY_RA_LIST: {
         const char *p = value;
         int n = 0;
@@ -197,6 +255,52 @@ static void set_defaults(struct lab_experiment *exp)
     exp->disk_size = 256ULL << 20;
     exp->qd = 1;
     exp->count = 2000;
+    exp->tree_files = 15000; /* Linux 2.6.0 had about 15,000 files */
+    exp->tree_dirs = 900;
+    exp->tree_copies = 2;
+    exp->tree_seed = 1;
+    exp->disk_free = 1ULL << 30;
+    exp->load_size = 256ULL << 20;
+    exp->write_pct = 50;
+    exp->cpu_rounds = 4;
+}
+
+/* Which data disk each test needs by default, and which it can use. */
+static const struct {
+    const char *test, *default_disk, *disks;
+} test_disks[] = {
+    {"seqread", "ext2", "ext2 ext3tree"}, {"devread", "raw", "raw ext2 ext3tree"},
+    {"randread", "raw", "raw ext2 ext3tree"}, {"treeread", "ext3tree", "ext3tree"},
+    {"overwrite", "ext3tree", "ext3tree"}, {"contest", "ext3tree", "ext3tree"},
+};
+
+int lab_experiment_check(const char *where, struct lab_experiment *exp)
+{
+    for (size_t i = 0; i < sizeof test_disks / sizeof test_disks[0]; i++) {
+        if (strcmp(test_disks[i].test, exp->test) != 0)
+            continue;
+        if (!exp->disk || exp->disk_defaulted) {
+            free(exp->disk);
+            exp->disk = lab_xstrdup(test_disks[i].default_disk);
+            exp->disk_defaulted = 1;
+        }
+        char padded[64];
+        snprintf(padded, sizeof padded, " %s ", test_disks[i].disks);
+        char want[32];
+        snprintf(want, sizeof want, " %s ", exp->disk);
+        if (!strstr(padded, want))
+            return lab_error("%s: test %s cannot use disk = %s (it needs one of: %s)", where,
+                             exp->test, exp->disk, test_disks[i].disks);
+    }
+    if ((exp->load_list || (exp->load && strcmp(exp->load, "none") != 0)) &&
+        strcmp(exp->disk, "ext3tree") != 0)
+        return lab_error("%s: load = %s writes files, so it needs disk = ext3tree", where,
+                         exp->load ? exp->load : exp->load_list);
+    if (((exp->load && strcmp(exp->load, "copy") == 0) ||
+         (exp->load_list && strstr(exp->load_list, "copy"))) &&
+        exp->tree_copies < 2)
+        return lab_error("%s: load = copy copies /tree1, so it needs tree_copies >= 2", where);
+    return 0;
 }
 
 int lab_experiment_parse(const char *path, const char *text, struct lab_experiment *out)
@@ -229,10 +333,8 @@ int lab_experiment_parse(const char *path, const char *text, struct lab_experime
     free(copy);
     if (rc == 0 && !out->test)
         rc = lab_error("%s: no 'test = ...' line", path);
-    if (rc == 0 && !out->disk)
-        out->disk = lab_xstrdup(strcmp(out->test, "seqread") == 0 ? "ext2" : "raw");
-    if (rc == 0 && strcmp(out->test, "seqread") == 0 && strcmp(out->disk, "ext2") != 0)
-        rc = lab_error("%s: test seqread reads a file, so it needs disk = ext2", path);
+    if (rc == 0)
+        rc = lab_experiment_check(path, out);
     if (rc < 0)
         lab_experiment_free(out);
     return rc;
@@ -288,18 +390,35 @@ void lab_experiment_free(struct lab_experiment *exp)
     free(exp->summary);
     free(exp->disk);
     free(exp->readahead_list);
+    free(exp->load);
+    free(exp->load_list);
+    free(exp->scheduler);
+    free(exp->sysfs);
+    free(exp->elvtune);
     memset(exp, 0, sizeof *exp);
 }
 
 char *lab_experiment_cmdline(const struct lab_experiment *exp)
 {
+    int tree = strcmp(exp->disk, "ext3tree") == 0;
     uint64_t size = strcmp(exp->test, "seqread") == 0 ? exp->file_size : exp->read_size;
-    return lab_asprintf("lab.test=%s lab.reps=%u lab.bs=%llu lab.ra=%u lab.size=%llu lab.verify=%u "
-                        "lab.direct=%u lab.qd=%u lab.count=%u lab.span=%llu lab.offset=%llu "
-                        "lab.fs=ext2 lab.file=big_file%s%s",
-                        exp->test, exp->reps + exp->warmup, (unsigned long long)exp->block_size,
-                        exp->readahead, (unsigned long long)size, exp->verify, exp->direct, exp->qd,
-                        exp->count, (unsigned long long)exp->span, (unsigned long long)exp->offset,
-                        exp->readahead_list ? " lab.ra_list=" : "",
-                        exp->readahead_list ? exp->readahead_list : "");
+    char *load = exp->load && strcmp(exp->load, "none") != 0
+                     ? lab_asprintf(" lab.load=%s lab.load_size=%llu", exp->load,
+                                    (unsigned long long)exp->load_size)
+                     : lab_xstrdup("");
+    char *tunables = lab_asprintf("%s%s%s%s", exp->sysfs ? " lab.sysfs=" : "",
+                                  exp->sysfs ? exp->sysfs : "", exp->elvtune ? " lab.elvtune=" : "",
+                                  exp->elvtune ? exp->elvtune : "");
+    char *cmd = lab_asprintf(
+        "lab.test=%s lab.reps=%u lab.bs=%llu lab.ra=%u lab.size=%llu lab.verify=%u "
+        "lab.direct=%u lab.qd=%u lab.count=%u lab.span=%llu lab.offset=%llu "
+        "lab.fs=%s lab.file=big_file%s%s%s%s lab.write_pct=%u lab.cpu_rounds=%u",
+        exp->test, exp->reps + exp->warmup, (unsigned long long)exp->block_size, exp->readahead,
+        (unsigned long long)size, exp->verify, exp->direct, exp->qd, exp->count,
+        (unsigned long long)exp->span, (unsigned long long)exp->offset, tree ? "ext3" : "ext2",
+        exp->readahead_list ? " lab.ra_list=" : "", exp->readahead_list ? exp->readahead_list : "",
+        load, tunables, exp->write_pct, exp->cpu_rounds);
+    free(load);
+    free(tunables);
+    return cmd;
 }

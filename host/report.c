@@ -24,6 +24,12 @@ enum metric {
     M_CPU_IDLE,
     M_CPU_IOWAIT,
     M_HOST_SECS,
+    M_FILES,
+    M_LOADS,    /* background load units completed during the run */
+    M_FG_CPU,   /* the foreground's CPU share of the run, % (rusage) */
+    M_LOAD_CPU, /* the rest of the busy CPU, % (/proc/stat minus rusage) */
+    M_OPS,      /* overwrite: operations per second */
+    M_RATIO,    /* time against the same kernel's run without load */
     M_COUNT
 };
 
@@ -62,6 +68,33 @@ static const struct shape shapes[] = {
       {M_LAT_P99, "p99", 3, 0},
       {M_CPU_SYS, "%sys", 1, 0},
       {M_CPU_IOWAIT, "%iowait", 1, 0}}},
+    /* Seed 003: min, avg, max, stddev of the run time and the CPU split,
+     * with the background copy's progress. */
+    {"treeread", 1, "time in s to read every file of a tree; CPU % from /proc/stat", M_SECS,
+     "time",
+     {{M_SECS, "time", 3, 1},
+      {M_FILES, "files", 0, 0},
+      {M_CPU_USER, "%user", 1, 0},
+      {M_CPU_SYS, "%system", 1, 0},
+      {M_CPU_IOWAIT, "%iowait", 1, 0},
+      {M_LOADS, "loads", 1, 0}}},
+    {"overwrite", 0, "4 KiB O_DIRECT random reads and writes in the big file; latency in ms",
+     M_OPS, "ops/s",
+     {{M_SECS, "time", 3, 1},
+      {M_OPS, "ops/s", 1, 0},
+      {M_LAT_P50, "p50", 3, 0},
+      {M_LAT_P99, "p99", 3, 0},
+      {M_CPU_SYS, "%system", 1, 0},
+      {M_CPU_IOWAIT, "%iowait", 1, 0},
+      {M_LOADS, "loads", 1, 0}}},
+    /* Seed 001, contest's columns: Time, CPU%, Loads, LCPU%, Ratio. */
+    {"contest", 0, "contest: the foreground job's time under each load, Ratio against no load",
+     M_SECS, "time",
+     {{M_SECS, "Time", 2, 1},
+      {M_FG_CPU, "CPU%", 1, 0},
+      {M_LOADS, "Loads", 1, 0},
+      {M_LOAD_CPU, "LCPU%", 1, 0},
+      {M_RATIO, "Ratio", 2, 0}}},
 };
 
 /* One table row: a cell, or in a readahead sweep a cell at one setting. */
@@ -71,6 +104,7 @@ struct kernel_rows {
     int warmup; /* samples with rep < warmup (in each sweep group) are left out */
     char kernel[128];
     char label[160]; /* what the row is called in the table */
+    char variant[32]; /* the background load, for rows compared across kernels */
     char status[32];
     char reason[1024];
     size_t n;
@@ -176,7 +210,15 @@ static int collect_sample(const struct lab_sample *s, void *ctx)
         [M_CPU_IDLE] = cpu[2],
         [M_CPU_IOWAIT] = cpu[3],
         [M_HOST_SECS] = (double)(s->host_end_ns - s->host_begin_ns) / 1e9,
+        [M_FILES] = extra_num(s->extra, "files"),
+        [M_LOADS] = extra_num(s->extra, "load_units") > 0 ? extra_num(s->extra, "load_units") : 0,
+        [M_FG_CPU] = secs > 0 ? 100.0 * (double)(s->user_ns + s->sys_ns) / 1e9 / secs : 0,
+        [M_OPS] = secs > 0 ? extra_num(s->extra, "ops") / secs : 0,
     };
+    /* The load's CPU: what /proc/stat saw busy beyond the foreground's own. */
+    values[M_LOAD_CPU] = cpu[0] + cpu[1] - values[M_FG_CPU];
+    if (values[M_LOAD_CPU] < 0)
+        values[M_LOAD_CPU] = 0;
     r->n++;
     for (int m = 0; m < M_COUNT; m++) {
         r->v[m] = realloc(r->v[m], r->n * sizeof *r->v[m]);
@@ -199,7 +241,14 @@ static int collect_cell(const struct lab_cell_info *ci, void *ctx)
     r->cell = ci->id;
     r->ra = -1;
     snprintf(r->kernel, sizeof r->kernel, "%s", ci->kernel);
-    snprintf(r->label, sizeof r->label, "%s", ci->kernel);
+    const char *load = ci->params ? strstr(ci->params, "lab.load=") : NULL;
+    if (load)
+        snprintf(r->variant, sizeof r->variant, "%.*s", (int)strcspn(load + 9, " "), load + 9);
+    else if (ci->params && strstr(ci->params, "lab.test=contest"))
+        snprintf(r->variant, sizeof r->variant, "no_load");
+    char variant[sizeof r->variant];
+    memcpy(variant, r->variant, sizeof variant); /* a copy: GCC sees overlap in one struct */
+    snprintf(r->label, sizeof r->label, "%s%s%s", ci->kernel, variant[0] ? " " : "", variant);
     snprintf(r->status, sizeof r->status, "%s", ci->status ? ci->status : "running");
     snprintf(r->reason, sizeof r->reason, "%s", ci->reason ? ci->reason : "");
     snprintf(rep->experiment, sizeof rep->experiment, "%s", ci->experiment);
@@ -250,8 +299,26 @@ static void print_cell(FILE *out, int decimals, int width, double v)
     fprintf(out, " %*.*f", width, decimals, v);
 }
 
+/* contest's Ratio: each run's time over the mean time of the same kernel
+ * with no load. */
+static void fill_ratios(struct report *rep)
+{
+    for (size_t i = 0; i < rep->nrows; i++) {
+        struct kernel_rows *r = &rep->rows[i];
+        for (size_t j = 0; j < rep->nrows; j++) {
+            struct kernel_rows *b = &rep->rows[j];
+            if (strcmp(b->kernel, r->kernel) != 0 || strcmp(b->variant, "no_load") != 0)
+                continue;
+            double base = mean_of(b->v[M_SECS], b->n);
+            for (size_t k = 0; k < r->n && base > 0; k++)
+                r->v[M_RATIO][k] = r->v[M_SECS][k] / base;
+        }
+    }
+}
+
 static void print_table(FILE *out, struct report *rep, const struct shape *sh)
 {
+    fill_ratios(rep);
     print_header(out, sh);
     for (size_t i = 0; i < rep->nrows; i++) {
         struct kernel_rows *r = &rep->rows[i];
@@ -284,7 +351,8 @@ static void print_comparisons(FILE *out, struct report *rep, const struct shape 
         struct lab_comparison c;
         /* Against the first kernel's row at the same setting. */
         for (size_t j = 0; j < i && !base; j++)
-            if (rep->rows[j].ra == r->ra && strcmp(rep->rows[j].kernel, r->kernel) != 0)
+            if (rep->rows[j].ra == r->ra && strcmp(rep->rows[j].variant, r->variant) == 0 &&
+                strcmp(rep->rows[j].kernel, r->kernel) != 0)
                 base = &rep->rows[j];
         if (!base || strcmp(rep->rows[0].kernel, base->kernel) != 0)
             continue;

@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 #define MAX_KERNELS 32
+#define MAX_LOADS 8
+#define MAX_CELLS (MAX_KERNELS * MAX_LOADS)
 
 struct run_opts {
     char *kernels;
@@ -145,30 +147,53 @@ static int check_agents(const struct lab_kernel *const *kernels, size_t n)
     return 0;
 }
 
-/* The matrix: one cell per kernel; cells the era cannot run are skipped
- * here, before anything boots. Returns the number that can run. */
+/* The matrix: one cell per kernel, or per kernel and load when the
+ * experiment has a load_list (each such cell runs a copy of the experiment
+ * with its load). Cells the era cannot run are skipped here, before
+ * anything boots. Returns the number of cells. */
 static size_t plan_cells(const struct run_opts *o, const struct lab_kernel *const *kernels,
                          size_t nk, const struct lab_experiment *exp,
+                         struct lab_experiment *variants, char (*loads)[16], size_t nloads,
                          const struct lab_profile *profile, const struct lab_bus *bus,
-                         struct lab_cell_spec *specs, char (*skip)[256])
+                         struct lab_cell_spec *specs, char (*skip)[256], size_t *runnable)
 {
-    size_t runnable = 0;
+    size_t n = 0;
+    for (size_t l = 0; l < nloads; l++) {
+        variants[l] = *exp;
+        variants[l].load = loads[l];
+    }
+    *runnable = 0;
     for (size_t i = 0; i < nk; i++) {
-        specs[i] = (struct lab_cell_spec){.index = (int)i,
-                                          .kernel = kernels[i],
-                                          .exp = exp,
-                                          .profile = profile,
-                                          .bus = bus,
-                                          .channel = o->channel,
-                                          .timeout_s = o->timeout};
-        if (lab_cell_check(&specs[i], skip[i], sizeof skip[i]) == 0) {
-            skip[i][0] = '\0';
-            runnable++;
-        } else {
-            fprintf(stderr, "lab: skipping %s/%s: %s\n", kernels[i]->name, exp->name, skip[i]);
+        for (size_t l = 0; l < (nloads ? nloads : 1); l++, n++) {
+            const struct lab_experiment *e = nloads ? &variants[l] : exp;
+            specs[n] = (struct lab_cell_spec){.index = (int)n,
+                                              .kernel = kernels[i],
+                                              .exp = e,
+                                              .profile = profile,
+                                              .bus = bus,
+                                              .channel = o->channel,
+                                              .timeout_s = o->timeout};
+            if (lab_cell_check(&specs[n], skip[n], sizeof skip[n]) == 0) {
+                skip[n][0] = '\0';
+                (*runnable)++;
+            } else {
+                fprintf(stderr, "lab: skipping %s/%s: %s\n", kernels[i]->name, exp->name, skip[n]);
+            }
         }
     }
-    return runnable;
+    return n;
+}
+
+/* "none,io_load" -> {"none", "io_load"}; the experiment checked the names. */
+static size_t split_loads(const char *list, char (*loads)[16])
+{
+    size_t n = 0;
+    for (const char *p = list; p && *p && n < MAX_LOADS; n++) {
+        size_t len = strcspn(p, ",");
+        snprintf(loads[n], sizeof loads[n], "%.*s", (int)len, p);
+        p += len + (p[len] == ',');
+    }
+    return n;
 }
 
 int cmd_run(int argc, char **argv)
@@ -178,9 +203,11 @@ int cmd_run(int argc, char **argv)
     struct lab_profile profile;
     const struct lab_bus *bus = NULL;
     const struct lab_kernel *kernels[MAX_KERNELS];
-    struct lab_cell_spec specs[MAX_KERNELS];
-    char skip[MAX_KERNELS][256];
-    size_t nk;
+    static struct lab_cell_spec specs[MAX_CELLS];
+    static char skip[MAX_CELLS][256];
+    static struct lab_experiment variants[MAX_LOADS];
+    char loads[MAX_LOADS][16];
+    size_t nk, ncells, runnable;
     int failed = 0, rc = 2;
 
     if (parse_opts(argc, argv, &o) < 0)
@@ -196,9 +223,13 @@ int cmd_run(int argc, char **argv)
             goto out_exp;
     if (o.reps)
         exp.reps = o.reps;
+    if (o.nsets && lab_experiment_check("--set", &exp) < 0)
+        goto out_exp;
     if (lab_profile_resolve(o.profile, &profile) < 0 || (o.bus && !(bus = lab_bus_find(o.bus))))
         goto out_exp;
-    if (plan_cells(&o, kernels, nk, &exp, &profile, bus, specs, skip) == 0) {
+    ncells = plan_cells(&o, kernels, nk, &exp, variants, loads, split_loads(exp.load_list, loads),
+                        &profile, bus, specs, skip, &runnable);
+    if (runnable == 0) {
         lab_error("no cell can run (see the reasons above)");
         goto out_exp;
     }
@@ -223,7 +254,7 @@ int cmd_run(int argc, char **argv)
     lab_install_signal_handlers();
 
     size_t first = 0;
-    while (skip[first][0])
+    while (first < ncells && skip[first][0])
         first++;
     const char *virt_type = lab_accel_choose(o.accel, &env, &specs[first]);
     if (!virt_type) {
@@ -231,26 +262,30 @@ int cmd_run(int argc, char **argv)
         goto out_store;
     }
 
-    fprintf(stderr, "lab: run %lld: %s x %zu kernel(s) on %s, %u run(s) each after %u warm-up, %s\n",
-            (long long)run, exp.name, nk, profile.name, exp.reps, exp.warmup,
+    fprintf(stderr, "lab: run %lld: %s, %zu cell(s) on %s, %u run(s) each after %u warm-up, %s\n",
+            (long long)run, exp.name, ncells, profile.name, exp.reps, exp.warmup,
             strcmp(virt_type, "kvm") == 0 ? "KVM" : "TCG");
-    for (size_t i = 0; i < nk && !lab_interrupted; i++) {
+    for (size_t i = 0; i < ncells && !lab_interrupted; i++) {
         struct lab_cell_result res;
+        const char *kname = specs[i].kernel->name;
+        char what[160];
+        snprintf(what, sizeof what, "%s%s%s", exp.name, exp.load_list ? " load=" : "",
+                 exp.load_list ? specs[i].exp->load : "");
         if (skip[i][0]) {
-            int64_t cell = lab_store_cell_begin(st, run, kernels[i]->name, exp.name, NULL);
+            int64_t cell = lab_store_cell_begin(st, run, kname, exp.name, NULL);
             lab_store_cell_end(st, cell, "skipped", skip[i]);
             continue;
         }
         specs[i].virt_type = virt_type;
-        fprintf(stderr, "lab: [%zu/%zu] %s: %s\n", i + 1, nk, kernels[i]->name, exp.name);
+        fprintf(stderr, "lab: [%zu/%zu] %s: %s\n", i + 1, ncells, kname, what);
         if (lab_cell_run(&env, &specs[i], &res) < 0) {
             failed++;
-            lab_error("cell %s/%s %s: %s", kernels[i]->name, exp.name,
-                      lab_cell_status_name(res.status), res.reason);
+            lab_error("cell %s/%s %s: %s", kname, what, lab_cell_status_name(res.status),
+                      res.reason);
         } else {
             fprintf(stderr,
                     "lab: [%zu/%zu] %s: %u run(s) + %u warm-up, agent up after %.1f s, cell %.1f s\n",
-                    i + 1, nk, kernels[i]->name, res.samples - exp.warmup, exp.warmup,
+                    i + 1, ncells, kname, res.samples - exp.warmup, exp.warmup,
                     (double)res.hello_ns / 1e9, (double)res.total_ns / 1e9);
         }
     }

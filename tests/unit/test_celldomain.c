@@ -46,7 +46,7 @@ static void test_linux_2_4(void **state)
     assert_non_null(strstr(xml, "<target port=\"1\"/>")); /* the agent's UART */
     assert_null(strstr(xml, "virtio"));
     assert_non_null(strstr(cmdline, "root=/dev/ram0"));
-    assert_non_null(strstr(cmdline, "lab.dev=hda lab.chan=ttyS1"));
+    assert_non_null(strstr(cmdline, "lab.dev=hda lab.dev2=hdc lab.chan=ttyS1"));
     assert_golden("cell-2.4.26-i686-ide.xml", xml);
     free(xml);
     free(cmdline);
@@ -57,7 +57,7 @@ static void test_linux_2_6_0(void **state)
     char *cmdline, *xml = cell_xml("2.6.0", "i686", "ide", "pata-2003", &cmdline);
     assert_null(strstr(cmdline, "root=/dev/ram0")); /* initramfs since 2.5.46 */
     assert_non_null(strstr(cmdline, "noapic"));
-    assert_non_null(strstr(cmdline, "lab.dev=hda lab.chan=ttyS1"));
+    assert_non_null(strstr(cmdline, "lab.dev=hda lab.dev2=hdc lab.chan=ttyS1"));
     assert_null(strstr(xml, "virtio"));
     assert_golden("cell-2.6.0-i686-ide.xml", xml);
     free(xml);
@@ -67,7 +67,7 @@ static void test_linux_2_6_0(void **state)
 static void test_linux_6_1_sata(void **state)
 {
     char *cmdline, *xml = cell_xml("6.1.170", "x86_64", "sata", "sata-ncq-2005", &cmdline);
-    assert_non_null(strstr(cmdline, "lab.dev=sda lab.chan=virtio"));
+    assert_non_null(strstr(cmdline, "lab.dev=sda lab.dev2=sdb lab.chan=virtio"));
     assert_null(strstr(cmdline, "noapic"));
     assert_non_null(strstr(xml, "org.lab.agent.0"));
     assert_golden("cell-6.1-x86_64-sata.xml", xml);

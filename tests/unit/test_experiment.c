@@ -67,7 +67,7 @@ static void test_refusals(void **state)
         {"test = seqread\nblock_size = 8M\n", "t.exp:2: block_size = 8M is out of range"},
         {"test = seqread\nreps = 3x\n", "t.exp:2: value of 'reps' is not a number"},
         {"test = seqread\nfile_size = lots\n", "t.exp:2: value of 'file_size' is not a size"},
-        {"test = seqwrite\n", "t.exp:1: unknown test 'seqwrite' (known: seqread, devread, randread)"},
+        {"test = seqwrite\n", "t.exp:1: unknown test 'seqwrite' (known: seqread, devread, randread, treeread, overwrite, contest)"},
         {"reps = 2\n", "t.exp: no 'test = ...' line"},
         {"test seqread\n", "t.exp:1: expected 'key = value'"},
     };
@@ -96,9 +96,9 @@ static void test_raw_disk_keys(void **state)
     free(cmd);
     lab_experiment_free(&e);
     assert_int_equal(parse_capturing("test = seqread\ndisk = raw\n", &e), -1);
-    assert_non_null(strstr(captured, "needs disk = ext2"));
+    assert_non_null(strstr(captured, "test seqread cannot use disk = raw (it needs one of: ext2 ext3tree)"));
     assert_int_equal(parse_capturing("test = devread\ndisk = xfs\n", &e), -1);
-    assert_non_null(strstr(captured, "t.exp:2: unknown disk 'xfs' (known: ext2, raw)"));
+    assert_non_null(strstr(captured, "t.exp:2: unknown disk 'xfs' (known: ext2, raw, ext3tree)"));
     assert_int_equal(parse_capturing("test = devread\ndisk_size = some\n", &e), -1);
     assert_non_null(strstr(captured, "t.exp:2: value of 'disk_size' is not a size"));
 }
@@ -119,6 +119,33 @@ static void test_readahead_list(void **state)
         if (!strstr(captured, "t.exp:2: readahead_list"))
             fail_msg("'%s' not refused as expected: %s", bad[i], captured);
     }
+}
+
+static void test_tree_experiments(void **state)
+{
+    struct lab_experiment e;
+    assert_int_equal(parse_capturing("test = treeread\nload = copy\nscheduler = cfq\n"
+                                     "sysfs = read_ahead_kb:128,iosched/quantum:4\n",
+                                     &e),
+                     0);
+    assert_string_equal(e.disk, "ext3tree");
+    char *cmd = lab_experiment_cmdline(&e);
+    assert_non_null(strstr(cmd, "lab.fs=ext3"));
+    assert_non_null(strstr(cmd, " lab.load=copy lab.load_size=268435456"));
+    assert_non_null(strstr(cmd, " lab.sysfs=read_ahead_kb:128,iosched/quantum:4"));
+    free(cmd);
+    /* A test changed by --set takes its own default disk. */
+    assert_int_equal(lab_experiment_set(&e, "--set", "test=seqread"), 0);
+    assert_int_equal(lab_experiment_set(&e, "--set", "load=none"), 0);
+    assert_int_equal(lab_experiment_check("--set", &e), 0);
+    assert_string_equal(e.disk, "ext2");
+    lab_experiment_free(&e);
+    assert_int_equal(parse_capturing("test = devread\nload = io_load\n", &e), -1);
+    assert_non_null(strstr(captured, "load = io_load writes files, so it needs disk = ext3tree"));
+    assert_int_equal(parse_capturing("test = treeread\ntree_copies = 1\nload = copy\n", &e), -1);
+    assert_non_null(strstr(captured, "needs tree_copies >= 2"));
+    assert_int_equal(parse_capturing("test = treeread\nsysfs = ../../x:1\n", &e), -1);
+    assert_int_equal(parse_capturing("test = treeread\nload = swap\n", &e), -1);
 }
 
 static void test_set_override(void **state)
@@ -150,6 +177,7 @@ int main(void)
         cmocka_unit_test(test_refusals),         cmocka_unit_test(test_set_override),
         cmocka_unit_test(test_raw_disk_keys),
         cmocka_unit_test(test_readahead_list),
+        cmocka_unit_test(test_tree_experiments),
         cmocka_unit_test(test_shipped_files_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
