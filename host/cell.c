@@ -11,7 +11,7 @@
 #include "initramfs.h"
 #include "initrd.h"
 #include "fsimage.h"
-#include "sched.h"
+#include "iosched.h"
 #include "nbd.h"
 #include "proto.h"
 #include "protocol.h"

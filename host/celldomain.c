@@ -1,6 +1,6 @@
 /* A cell's domain and kernel command line from its era, bus and profile. */
 #include "celldomain.h"
-#include "sched.h"
+#include "iosched.h"
 #include "util.h"
 
 #include <stdlib.h>

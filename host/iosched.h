@@ -1,8 +1,8 @@
 /* IO schedulers and block tunables per era: which exist on a kernel, and
  * how to select them (elevator= at boot, sysfs at run time, or 2.4's
  * elvtune ioctls). Impossible settings are refused before any boot. */
-#ifndef LAB_SCHED_H
-#define LAB_SCHED_H
+#ifndef LAB_IOSCHED_H
+#define LAB_IOSCHED_H
 
 #include <stddef.h>
 

@@ -1,5 +1,5 @@
 /* IO schedulers per era. */
-#include "sched.h"
+#include "iosched.h"
 
 #include <stdio.h>
 #include <string.h>
