@@ -16,6 +16,12 @@
 static void files_for(const struct lab_kernel *k, const char *dir, struct lab_kernel_files *f)
 {
     f->dir = lab_xstrdup(dir);
+    if (k->dir) { /* a user kernel (kernels/user.h) */
+        f->bzimage = lab_asprintf("%s/bzImage", dir);
+        f->modules_dir = lab_asprintf("%s/lib/modules/%s", dir, k->release);
+        f->config = lab_asprintf("%s/config", dir);
+        return;
+    }
     f->bzimage = lab_asprintf("%s/boot/vmlinuz-%s", dir, k->release);
     f->modules_dir = lab_asprintf("%s/lib/modules/%s", dir, k->release);
     f->config = lab_asprintf("%s/boot/config-%s", dir, k->release);
@@ -32,8 +38,10 @@ void lab_kernel_files_free(struct lab_kernel_files *f)
     f->dir = f->bzimage = f->modules_dir = f->config = NULL;
 }
 
-static int files_complete(const struct lab_kernel_files *f)
+static int files_complete(const struct lab_kernel *k, const struct lab_kernel_files *f)
 {
+    if (k->dir && !k->has_modules)
+        return lab_file_exists(f->bzimage);
     char *dep = lab_asprintf("%s/modules.dep", f->modules_dir);
     int ok = lab_file_exists(f->bzimage) && lab_file_exists(dep);
     free(dep);
@@ -42,6 +50,8 @@ static int files_complete(const struct lab_kernel_files *f)
 
 static char *cache_dir(const struct lab_kernel *k)
 {
+    if (k->dir)
+        return lab_xstrdup(k->dir);
     return lab_asprintf("%s/kernels/%s", lab_home(), k->name);
 }
 
@@ -50,7 +60,7 @@ int lab_kernel_files_for(const struct lab_kernel *k, struct lab_kernel_files *ou
     char *dir = cache_dir(k);
     files_for(k, dir, out);
     free(dir);
-    return files_complete(out);
+    return files_complete(k, out);
 }
 
 int lab_kernel_is_cached(const struct lab_kernel *k)
@@ -199,9 +209,17 @@ int lab_kernel_fetch(const struct lab_kernel *k, struct lab_kernel_files *out)
     char *dir = cache_dir(k);
     memset(out, 0, sizeof *out);
     files_for(k, dir, out);
-    if (files_complete(out)) {
+    if (files_complete(k, out)) {
         free(dir);
         return 0;
+    }
+    if (k->dir) {
+        lab_kernel_files_free(out);
+        lab_error("user kernel %s: %s is incomplete; add it again (lab kernels remove %s; lab "
+                  "kernels add %s --image ...)",
+                  k->name, dir, k->name, k->name);
+        free(dir);
+        return -1;
     }
     if (strcmp(k->source, "debian") != 0) {
         free(dir);
@@ -224,20 +242,20 @@ int lab_kernel_fetch(const struct lab_kernel *k, struct lab_kernel_files *out)
     fprintf(stderr, "lab: fetching kernel %s (%s)\n", k->name, k->package);
     if (fetch_into(k, tmp, log) < 0)
         goto out_rm;
-    if (lab_file_exists(dir) && !files_complete(out)) {
+    if (lab_file_exists(dir) && !files_complete(k, out)) {
         lab_warn("replacing the incomplete kernel cache %s", dir);
         lab_rm_rf(dir);
     }
     if (rename(tmp, dir) < 0) {
         /* Someone else finished the same fetch first: theirs is as good. */
-        if ((errno == ENOTEMPTY || errno == EEXIST) && files_complete(out)) {
+        if ((errno == ENOTEMPTY || errno == EEXIST) && files_complete(k, out)) {
             rc = 0;
             goto out_rm;
         }
         lab_error("cannot rename %s to %s: %s", tmp, dir, strerror(errno));
         goto out_rm;
     }
-    if (!files_complete(out)) {
+    if (!files_complete(k, out)) {
         lab_error("kernel %s: %s or modules.dep missing after unpacking %s", k->name, out->bzimage,
                   k->package);
         goto out;

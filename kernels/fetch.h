@@ -8,6 +8,10 @@
 
 #include "kernels/catalog.h"
 
+/* A user kernel (k->dir set, kernels/user.h) is never downloaded: its files
+ * are dir/bzImage, dir/config and dir/lib/modules/<release> (which exists
+ * only when k->has_modules; with k->builtin_drivers the cell loads no
+ * module). */
 struct lab_kernel_files {
     char *dir;         /* lab_home()/kernels/<name> */
     char *bzimage;     /* dir/boot/vmlinuz-<release> */

@@ -1,11 +1,17 @@
-/* lab kernels: the catalog, which kernels are already in the cache, and what
- * each kernel's era means for a cell (kernels/era.h). */
+/* lab kernels: the catalog, which kernels are already in the cache, what
+ * each kernel's era means for a cell (kernels/era.h), user kernels (add,
+ * remove: kernels/user.h) and the builder (kernels/build.h). */
+#include "build.h"
 #include "catalog.h"
 #include "commands.h"
 #include "era.h"
 #include "fetch.h"
+#include "kconfig.h"
+#include "toolchain.h"
+#include "user.h"
 #include "util.h"
 
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,8 +30,13 @@ static int kernels_list(void)
            "RELEASE");
     for (size_t i = 0; i < lab_kernel_count(); i++) {
         const struct lab_kernel *k = lab_kernel_at(i);
+        char pkg[64];
+        if (k->dir)
+            snprintf(pkg, sizeof pkg, "(%s%s%s)", k->source,
+                     k->builtin_drivers ? ", built-in drivers" : ", modules",
+                     k->config_path ? ", .config" : "");
         printf("%-14s %-7s %-9s %-7s %-44s %s\n", k->name, k->arch, k->version,
-               lab_kernel_is_cached(k) ? "yes" : "no", k->package, k->release);
+               lab_kernel_is_cached(k) ? "yes" : "no", k->dir ? pkg : k->package, k->release);
     }
     printf("\ncache: %s/kernels\n", lab_home());
     return 0;
@@ -88,6 +99,31 @@ static void print_era(const struct lab_era *era)
     lab_era_explain(era, stdout);
 }
 
+/* Which buses the kernel's .config can drive (kernels/kconfig.h). */
+static void print_config_buses(const struct lab_kernel *k, const struct lab_era *era)
+{
+    struct lab_kconfig cfg;
+    if (lab_kconfig_load(k->config_path, &cfg) < 0)
+        return;
+    cfg.kernel = k->name;
+    cfg.have_modules = k->has_modules;
+    printf("\nits .config (%s):\n", k->config_path);
+    for (size_t i = 0; lab_era_buses[i]; i++) {
+        char reason[200];
+        int ok = lab_kconfig_bus_ok(&cfg, lab_era_buses[i], era, reason, sizeof reason);
+        printf("  %-12s %-4s %s\n", lab_era_buses[i], ok == 1 ? "yes" : "no",
+               ok == 1 ? lab_kconfig_bus_needs(lab_era_buses[i], era) : reason);
+    }
+    const enum lab_agent_channel chans[] = {LAB_AGENT_CHAN_VIRTIO_PORT, LAB_AGENT_CHAN_UART};
+    for (size_t i = 0; i < 2; i++) {
+        char reason[200];
+        int ok = lab_kconfig_channel_ok(&cfg, chans[i], era, reason, sizeof reason);
+        printf("  %-12s %-4s %s\n", i ? "uart" : "virtio", ok == 1 ? "yes" : "no",
+               ok == 1 ? "agent channel" : reason);
+    }
+    lab_kconfig_free(&cfg);
+}
+
 static int kernels_show(int argc, char **argv)
 {
     if (argc != 1) {
@@ -103,8 +139,22 @@ static int kernels_show(int argc, char **argv)
     printf("  %-16s %s\n", "version", k->version);
     printf("  %-16s %s\n", "release", k->release);
     printf("  %-16s %s\n", "arch", k->arch);
-    printf("  %-16s %s (%s, %s)\n", "package", k->package, k->source, k->deb_arch);
-    if (cached) {
+    if (k->dir) {
+        printf("  %-16s %s (registered in %s)\n", "source", k->source, k->dir);
+        printf("  %-16s %s\n", "image version", k->banner);
+        printf("  %-16s %s\n", "drivers",
+               k->builtin_drivers ? "built in (no modules tree: the agent loads none)"
+                                  : "modules tree given");
+        printf("  %-16s %s\n", "config", k->config_path ? k->config_path : "(none given)");
+    } else {
+        printf("  %-16s %s (%s, %s)\n", "package", k->package, k->source, k->deb_arch);
+    }
+    if (k->dir) {
+        /* the paths are printed above or fixed (dir/bzImage) */
+        printf("  %-16s %s\n", "bzImage", f.bzimage);
+        if (k->has_modules)
+            printf("  %-16s %s\n", "modules", f.modules_dir);
+    } else if (cached) {
         printf("  %-16s yes\n", "cached");
         printf("  %-16s %s\n", "bzImage", f.bzimage);
         printf("  %-16s %s\n", "modules", f.modules_dir);
@@ -118,6 +168,8 @@ static int kernels_show(int argc, char **argv)
     if (lab_era_for(k->version, k->arch, &era) < 0)
         return 1;
     print_era(&era);
+    if (k->config_path)
+        print_config_buses(k, &era);
     return 0;
 }
 
@@ -135,6 +187,156 @@ static int kernels_era(int argc, char **argv)
     return 0;
 }
 
+static int kernels_add(int argc, char **argv)
+{
+    struct lab_user_kernel_spec s = {.source = "user"};
+    static const struct option opts[] = {
+        {"image", required_argument, NULL, 'i'},  {"modules", required_argument, NULL, 'm'},
+        {"config", required_argument, NULL, 'c'}, {"arch", required_argument, NULL, 'a'},
+        {"replace", no_argument, NULL, 'r'},      {NULL, 0, NULL, 0}};
+    const char *usage = "usage: lab kernels add NAME --image BZIMAGE [--modules DIR] "
+                        "[--config FILE] [--arch x86_64|i686] [--replace]";
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case 'i':
+            s.image = optarg;
+            break;
+        case 'm':
+            s.modules_dir = optarg;
+            break;
+        case 'c':
+            s.config = optarg;
+            break;
+        case 'a':
+            s.arch = optarg;
+            break;
+        case 'r':
+            s.replace = 1;
+            break;
+        default:
+            lab_error("%s", usage);
+            return 2;
+        }
+    }
+    if (optind + 1 != argc || !s.image) {
+        lab_error("%s", usage);
+        return 2;
+    }
+    s.name = argv[optind];
+    if (lab_user_kernel_add(&s) < 0)
+        return 1;
+    const struct lab_kernel *k = lab_kernel_find(s.name);
+    if (!k)
+        return 1;
+    printf("added kernel %s: linux %s (%s), %s, %s\n", k->name, k->version, k->release, k->arch,
+           k->builtin_drivers ? "drivers built in" : "with modules");
+    return 0;
+}
+
+static int kernels_remove(int argc, char **argv)
+{
+    if (argc != 1) {
+        lab_error("usage: lab kernels remove NAME");
+        return 2;
+    }
+    if (lab_kernel_is_debian_name(argv[0])) {
+        lab_error("%s is a Debian catalog kernel; only user kernels can be removed", argv[0]);
+        return 2;
+    }
+    return lab_user_kernel_remove(argv[0]) < 0 ? 1 : 0;
+}
+
+static int kernels_build(int argc, char **argv)
+{
+    struct lab_build_spec s = {0};
+    static const struct option opts[] = {
+        {"name", required_argument, NULL, 'n'}, {"config", required_argument, NULL, 'c'},
+        {"cc", required_argument, NULL, 'C'},   {"wrap", required_argument, NULL, 'w'},
+        {"jobs", required_argument, NULL, 'j'}, {"repo", required_argument, NULL, 'R'},
+        {"ref", required_argument, NULL, 'r'},  {"arch", required_argument, NULL, 'a'},
+        {"keep", no_argument, NULL, 'k'},       {NULL, 0, NULL, 0}};
+    const char *usage =
+        "usage: lab kernels build SRC|--repo DIR --ref REF [--name NAME] [--config FRAGMENT] "
+        "[--cc CC] [--wrap PREFIX] [--jobs N] [--arch x86_64|i686] [--keep]\n"
+        "  SRC: a source tarball, a directory (built with O=, left clean) or REPO:REF";
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "j:", opts, NULL)) != -1) {
+        switch (c) {
+        case 'n':
+            s.name = optarg;
+            break;
+        case 'c':
+            s.fragment = optarg;
+            break;
+        case 'C':
+            s.cc = optarg;
+            break;
+        case 'w':
+            s.wrap = optarg;
+            break;
+        case 'j':
+            s.jobs = atoi(optarg);
+            break;
+        case 'R':
+            s.repo = optarg;
+            break;
+        case 'r':
+            s.ref = optarg;
+            break;
+        case 'a':
+            s.arch = optarg;
+            break;
+        case 'k':
+            s.keep = 1;
+            break;
+        default:
+            lab_error("%s", usage);
+            return 2;
+        }
+    }
+    if (optind < argc)
+        s.src = argv[optind++];
+    if (optind != argc || (!s.src && !s.repo)) {
+        lab_error("%s", usage);
+        return 2;
+    }
+    char *name = NULL;
+    int rc = lab_kernel_build(&s, &name);
+    if (rc == -2)
+        return 2; /* the toolchain cannot build it: refused before starting */
+    if (rc < 0)
+        return 1;
+    const struct lab_kernel *k = lab_kernel_find(name);
+    printf("%s: linux %s (%s) -> %s/bzImage\n", name, k ? k->version : "?", k ? k->release : "?",
+           k ? k->dir : "?");
+    free(name);
+    return 0;
+}
+
+/* The compiler table (kernels/toolchain.h). */
+static int kernels_toolchain(void)
+{
+    printf("%-22s %-9s %-9s %-9s %s\n", "KERNELS", "GCC MIN", "GCC MAX", "SUGGEST", "SOURCE");
+    for (size_t i = 0; i < lab_toolchain_row_count(); i++) {
+        const struct lab_toolchain_row *r = lab_toolchain_row_at(i);
+        char from[32], until[32] = "", range[72], lo[16], hi[16] = "any";
+        lab_kver_format(r->from, from, sizeof from);
+        if (r->until)
+            lab_kver_format(r->until, until, sizeof until);
+        snprintf(range, sizeof range, "%s..%s%s", from, r->until ? "<" : "", until);
+        snprintf(lo, sizeof lo, "%d.%d", r->gcc_min / 100, r->gcc_min % 100);
+        if (r->gcc_max && r->gcc_max % 100 == 99)
+            snprintf(hi, sizeof hi, "%d", r->gcc_max / 100);
+        else if (r->gcc_max)
+            snprintf(hi, sizeof hi, "%d.%d", r->gcc_max / 100, r->gcc_max % 100);
+        printf("%-22s %-9s %-9s %-9s %s\n", range, lo, hi, r->hint, r->source);
+    }
+    return 0;
+}
+
 int cmd_kernels(int argc, char **argv)
 {
     if (argc < 2 || strcmp(argv[1], "list") == 0)
@@ -145,6 +347,16 @@ int cmd_kernels(int argc, char **argv)
         return kernels_show(argc - 2, argv + 2);
     if (strcmp(argv[1], "era") == 0)
         return kernels_era(argc - 2, argv + 2);
-    lab_error("unknown subcommand 'kernels %s' (use list, fetch, show or era)", argv[1]);
+    if (strcmp(argv[1], "add") == 0)
+        return kernels_add(argc - 1, argv + 1);
+    if (strcmp(argv[1], "remove") == 0)
+        return kernels_remove(argc - 2, argv + 2);
+    if (strcmp(argv[1], "build") == 0)
+        return kernels_build(argc - 1, argv + 1);
+    if (strcmp(argv[1], "toolchain") == 0)
+        return kernels_toolchain();
+    lab_error("unknown subcommand 'kernels %s' (use list, fetch, show, era, add, remove, build "
+              "or toolchain)",
+              argv[1]);
     return 2;
 }

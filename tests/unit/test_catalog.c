@@ -8,6 +8,16 @@
 #include <string.h>
 
 #include "kernels/catalog.h"
+#include "kernels/era.h"
+#include "kernels/fetch.h"
+#include "kernels/user.h"
+
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* A private LAB_HOME for the whole test (set before the first lab_home()). */
+static char home[] = "/tmp/lab-catalog-XXXXXX";
 
 static void test_find_known(void **state)
 {
@@ -60,6 +70,8 @@ static void test_entries_consistent(void **state)
     for (size_t i = 0; i < lab_kernel_count(); i++) {
         const struct lab_kernel *k = lab_kernel_at(i);
         assert_non_null(k);
+        if (k->dir)
+            continue; /* a user kernel (test_user_registry) */
         assert_ptr_equal(lab_kernel_find(k->name), k);
         /* the package carries the release: linux-image-<release>-unsigned */
         char *pkg = malloc(strlen(k->release) + 32);
@@ -122,12 +134,121 @@ static void test_known_names(void **state)
     free(s);
 }
 
+/* A synthetic bzImage: "HdrS", protocol 2.15, 64-bit, version string. */
+static void write_image(const char *path, const char *version)
+{
+    static unsigned char buf[0x3100];
+    memset(buf, 0, sizeof buf);
+    memcpy(buf + 0x202, "HdrS", 4);
+    buf[0x206] = 0x0f;
+    buf[0x207] = 0x02;
+    buf[0x20f] = 0x2e; /* string at 0x3000 */
+    buf[0x236] = 0x7f;
+    strcpy((char *)buf + 0x3000, version);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(buf, 1, sizeof buf, f), sizeof buf);
+    fclose(f);
+}
+
+/* User kernels in a temp LAB_HOME: add, list, find, fetch without
+ * download, the bus check from its .config, remove. */
+static void test_user_registry(void **state)
+{
+    char img[256], cfg[256], reason[200];
+    size_t debian = lab_kernel_count();
+    snprintf(img, sizeof img, "%s/bz", home);
+    snprintf(cfg, sizeof cfg, "%s/cfg", home);
+    write_image(img, "6.1.192 (lab@lab) #1 SMP Sat Nov 29 2026");
+    FILE *f = fopen(cfg, "w");
+    fputs("CONFIG_64BIT=y\nCONFIG_BLK_DEV_INITRD=y\nCONFIG_ATA_PIIX=y\nCONFIG_BLK_DEV_SD=y\n"
+          "CONFIG_VIRTIO_PCI=y\nCONFIG_VIRTIO_CONSOLE=y\nCONFIG_EXT4_FS=y\n"
+          "CONFIG_EXT4_USE_FOR_EXT2=y\n",
+          f);
+    fclose(f);
+
+    struct lab_user_kernel_spec s = {.name = "6.1-mine", .image = img, .config = cfg};
+    assert_int_equal(lab_user_kernel_add(&s), 0);
+    assert_int_equal(lab_kernel_count(), debian + 1);
+    const struct lab_kernel *k = lab_kernel_find("6.1-mine");
+    assert_non_null(k);
+    assert_ptr_equal(lab_kernel_at(debian), k);
+    assert_string_equal(k->version, "6.1.192");
+    assert_string_equal(k->release, "6.1.192");
+    assert_string_equal(k->arch, "x86_64");
+    assert_string_equal(k->source, "user");
+    assert_true(k->builtin_drivers);
+    assert_false(k->has_modules);
+    assert_non_null(k->config_path);
+    char *names = lab_kernel_known_names();
+    assert_non_null(strstr(names, ", 6.1-mine"));
+    free(names);
+
+    /* files: readable by others (QEMU as libvirt-qemu), no download */
+    struct lab_kernel_files kf;
+    assert_int_equal(lab_kernel_fetch(k, &kf), 0);
+    struct stat st;
+    assert_int_equal(stat(kf.bzimage, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0644);
+    assert_int_equal(stat(kf.dir, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0755);
+    lab_kernel_files_free(&kf);
+    assert_true(lab_kernel_is_cached(k));
+
+    /* bus checks from the .config, before anything boots */
+    struct lab_era era;
+    assert_int_equal(lab_era_for(k->version, k->arch, &era), 0);
+    assert_int_equal(lab_kernel_cell_ok(k, &era, "ide", LAB_AGENT_CHAN_VIRTIO_PORT, "ext2", reason,
+                                        sizeof reason),
+                     1);
+    assert_int_equal(lab_kernel_cell_ok(k, &era, "sata", LAB_AGENT_CHAN_VIRTIO_PORT, "ext2", reason,
+                                        sizeof reason),
+                     0);
+    assert_string_equal(reason, "kernel 6.1-mine lacks CONFIG_SATA_AHCI (needed for bus sata)");
+    assert_int_equal(
+        lab_kernel_cell_ok(k, &era, "ide", LAB_AGENT_CHAN_UART, "ext2", reason, sizeof reason), 0);
+    assert_non_null(strstr(reason, "CONFIG_SERIAL_8250"));
+
+    /* the registry is read back from disk */
+    lab_user_kernels_reload();
+    k = lab_kernel_find("6.1-mine");
+    assert_non_null(k);
+    assert_string_equal(k->version, "6.1.192");
+
+    /* refused: a Debian name, a bad name, a duplicate, not a bzImage */
+    s.name = "6.1.0-47";
+    assert_int_equal(lab_user_kernel_add(&s), -1);
+    s.name = "../evil";
+    assert_int_equal(lab_user_kernel_add(&s), -1);
+    s.name = "6.1-mine";
+    assert_int_equal(lab_user_kernel_add(&s), -1);
+    s.name = "other";
+    s.image = cfg;
+    assert_int_equal(lab_user_kernel_add(&s), -1);
+    assert_null(lab_kernel_find("other"));
+
+    assert_int_equal(lab_user_kernel_remove("6.1-mine"), 0);
+    assert_null(lab_kernel_find("6.1-mine"));
+    assert_int_equal(lab_kernel_count(), debian);
+    assert_int_equal(lab_user_kernel_remove("6.1-mine"), -1);
+    unlink(img);
+    unlink(cfg);
+}
+
 int main(void)
 {
+    assert_non_null(mkdtemp(home));
+    setenv("LAB_HOME", home, 1);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_find_known),    cmocka_unit_test(test_find_i386),
         cmocka_unit_test(test_find_unknown),  cmocka_unit_test(test_entries_consistent),
         cmocka_unit_test(test_no_duplicates), cmocka_unit_test(test_known_names),
+        cmocka_unit_test(test_user_registry),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", home);
+    if (system(cmd) != 0)
+        rc = rc ? rc : 1;
+    return rc;
 }

@@ -1,0 +1,620 @@
+/* The kernel builder; see build.h. */
+#include "kernels/build.h"
+
+#include "hash.h"
+#include "kernels/toolchain.h"
+#include "kernels/user.h"
+#include "util.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+const char *lab_build_configs_dir(void)
+{
+    static char *dir;
+    const char *env = getenv("LAB_KERNEL_CONFIGS");
+    if (env && *env)
+        return env;
+    if (!dir) {
+#if defined(LAB_KERNEL_CONFIGS_DIR)
+        dir = lab_xstrdup(LAB_KERNEL_CONFIGS_DIR);
+#elif defined(LAB_EXPERIMENTS_DIR)
+        /* LAB_EXPERIMENTS_DIR is <tree>/lab/experiments */
+        dir = lab_asprintf("%s/../../kernels/configs", LAB_EXPERIMENTS_DIR);
+#else
+        dir = lab_xstrdup("kernels/configs");
+#endif
+    }
+    return dir;
+}
+
+const char *lab_build_fragment_name(lab_kver v)
+{
+    if (v >= LAB_KV_RC(4, 0, 0, 0))
+        return "lab-6.x.config";
+    if (v >= LAB_KV_RC(2, 6, 0, 0))
+        return "lab-2.6.config";
+    return NULL;
+}
+
+static int mk_field(const char *mk, const char *key, char *out, size_t len)
+{
+    size_t kl = strlen(key);
+    for (const char *l = mk; l && *l;) {
+        const char *end = strchr(l, '\n');
+        size_t n = end ? (size_t)(end - l) : strlen(l);
+        if (n > kl && strncmp(l, key, kl) == 0 && (l[kl] == ' ' || l[kl] == '=')) {
+            const char *v = l + kl;
+            while (*v == ' ' || *v == '\t')
+                v++;
+            if (*v == '=') {
+                v++;
+                while (*v == ' ' || *v == '\t')
+                    v++;
+                size_t vl = (size_t)(l + n - v);
+                while (vl && (v[vl - 1] == ' ' || v[vl - 1] == '\r' || v[vl - 1] == '\t'))
+                    vl--;
+                snprintf(out, len, "%.*s", (int)vl, v);
+                return 0;
+            }
+        }
+        l = end ? end + 1 : NULL;
+    }
+    return -1;
+}
+
+int lab_makefile_version(const char *mk, char *out, size_t len)
+{
+    char v[16], p[16], s[16] = "", e[32] = "";
+    if (mk_field(mk, "VERSION", v, sizeof v) < 0 || mk_field(mk, "PATCHLEVEL", p, sizeof p) < 0)
+        return -1;
+    mk_field(mk, "SUBLEVEL", s, sizeof s);
+    mk_field(mk, "EXTRAVERSION", e, sizeof e);
+    if (!v[0] || !p[0] || v[0] < '0' || v[0] > '9')
+        return -1;
+    /* 3.x+ trees have SUBLEVEL = 0 for a .0 release: "3.4", "6.1" */
+    if (!s[0] || (strcmp(s, "0") == 0 && atoi(v) >= 3))
+        snprintf(out, len, "%s.%s%s", v, p, e);
+    else
+        snprintf(out, len, "%s.%s.%s%s", v, p, s, e);
+    return 0;
+}
+
+/* Shell quoting for one word. */
+static char *q(const char *s)
+{
+    size_t n = 3;
+    for (const char *p = s; *p; p++)
+        n += *p == '\'' ? 4 : 1;
+    char *o = lab_xcalloc(n, 1), *w = o;
+    *w++ = '\'';
+    for (const char *p = s; *p; p++) {
+        if (*p == '\'') {
+            memcpy(w, "'\\''", 4);
+            w += 4;
+        } else {
+            *w++ = *p;
+        }
+    }
+    *w++ = '\'';
+    return o;
+}
+
+/* Runs a shell command; stdout to *out (malloc'd) when out is not NULL. */
+static int sh_capture(const char *cmd, char **out)
+{
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return -1;
+    size_t cap = 8192, len = 0, n;
+    char *buf = lab_xcalloc(cap, 1);
+    while ((n = fread(buf + len, 1, cap - len - 1, p)) > 0) {
+        len += n;
+        if (len + 1 == cap) {
+            char *b = realloc(buf, cap * 2);
+            if (!b)
+                abort();
+            buf = b;
+            cap *= 2;
+        }
+    }
+    buf[len] = '\0';
+    int st = pclose(p);
+    if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        free(buf);
+        return -1;
+    }
+    if (out)
+        *out = buf;
+    else
+        free(buf);
+    return 0;
+}
+
+static int sh_log(const char *cmd, const char *log)
+{
+    char *argv[] = {"sh", "-c", (char *)cmd, NULL};
+    return lab_spawn_wait(argv, log);
+}
+
+static void show_log_tail(const char *log, int lines)
+{
+    size_t len;
+    char *s = lab_read_file(log, &len);
+    if (!s)
+        return;
+    while (len && s[len - 1] == '\n')
+        s[--len] = '\0';
+    size_t start = len;
+    for (int n = 0; start > 0; start--)
+        if (s[start - 1] == '\n' && ++n == lines)
+            break;
+    fprintf(stderr, "%s\n", s + start);
+    free(s);
+}
+
+enum src_kind { SRC_TARBALL, SRC_DIR, SRC_GIT };
+
+static int ends_with(const char *s, const char *suf)
+{
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+/* Directory trees: a hash of every file's path, size and mtime (.git and
+ * the kernel's own build outputs are skipped: O= keeps the tree clean). */
+static struct lab_hash *walk_hash;
+static size_t walk_root;
+static int walk_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    const char *base = path + ftw->base;
+    if (flag == FTW_D && strcmp(base, ".git") == 0)
+        return FTW_SKIP_SUBTREE;
+    if (flag != FTW_F)
+        return FTW_CONTINUE;
+    lab_hash_str(walk_hash, path + walk_root);
+    lab_hash_u64(walk_hash, (uint64_t)st->st_size);
+    lab_hash_u64(walk_hash,
+                 (uint64_t)st->st_mtim.tv_sec * 1000000000ull + (uint64_t)st->st_mtim.tv_nsec);
+    return FTW_CONTINUE;
+}
+
+static int dir_tree_id(const char *dir, char hex[LAB_HASH_HEX_LEN + 1])
+{
+    struct lab_hash h;
+    if (lab_hash_init(&h) < 0)
+        return -1;
+    walk_hash = &h;
+    walk_root = strlen(dir);
+    if (nftw(dir, walk_one, 64, FTW_PHYS | FTW_ACTIONRETVAL) != 0) {
+        lab_hash_abort(&h);
+        return lab_error("cannot walk %s: %s", dir, strerror(errno));
+    }
+    return lab_hash_final(&h, hex);
+}
+
+struct source {
+    enum src_kind kind;
+    char *path; /* tarball, directory or repo */
+    char *ref;
+    char *makefile;
+    char tree_id[LAB_HASH_HEX_LEN + 1];
+};
+
+static void source_free(struct source *s)
+{
+    free(s->path);
+    free(s->ref);
+    free(s->makefile);
+}
+
+static int source_open(const struct lab_build_spec *b, struct source *s)
+{
+    memset(s, 0, sizeof *s);
+    struct stat st;
+    char *cmd;
+    if (b->repo || b->ref) {
+        if (!b->repo || !b->ref)
+            return lab_error("--repo and --ref go together");
+        s->kind = SRC_GIT;
+        s->path = lab_xstrdup(b->repo);
+        s->ref = lab_xstrdup(b->ref);
+    } else if (!b->src) {
+        return lab_error("no source: give a tarball, a directory, REPO:REF or --repo/--ref");
+    } else if (stat(b->src, &st) == 0 && S_ISDIR(st.st_mode)) {
+        s->kind = SRC_DIR;
+        s->path = realpath(b->src, NULL);
+    } else if (stat(b->src, &st) == 0 && S_ISREG(st.st_mode)) {
+        if (!ends_with(b->src, ".tar.xz") && !ends_with(b->src, ".tar.gz") &&
+            !ends_with(b->src, ".tgz") && !ends_with(b->src, ".tar.bz2") &&
+            !ends_with(b->src, ".tar"))
+            return lab_error("%s: not a source tarball (.tar.xz, .tar.gz, .tar.bz2, .tar)", b->src);
+        s->kind = SRC_TARBALL;
+        s->path = realpath(b->src, NULL);
+    } else {
+        const char *colon = strrchr(b->src, ':');
+        if (!colon)
+            return lab_error("%s: no such file or directory (nor REPO:REF)", b->src);
+        s->kind = SRC_GIT;
+        s->path = strndup(b->src, (size_t)(colon - b->src));
+        s->ref = lab_xstrdup(colon + 1);
+    }
+    if (!s->path)
+        return lab_error("%s: %s", b->src, strerror(errno));
+
+    if (s->kind == SRC_GIT) {
+        char *qp = q(s->path), *qr = q(s->ref), *tree = NULL;
+        cmd = lab_asprintf("git -C %s rev-parse --verify -q %s^{tree}", qp, qr);
+        int rc = sh_capture(cmd, &tree);
+        free(cmd);
+        if (rc == 0) {
+            snprintf(s->tree_id, sizeof s->tree_id, "%.*s", (int)strcspn(tree, "\n"), tree);
+            cmd = lab_asprintf("git -C %s show %s:Makefile", qp, qr);
+            rc = sh_capture(cmd, &s->makefile);
+            free(cmd);
+        }
+        free(tree);
+        free(qp);
+        free(qr);
+        if (rc < 0)
+            return lab_error("%s is not a git ref in %s with a Makefile", s->ref, s->path);
+    } else if (s->kind == SRC_DIR) {
+        char *mk = lab_asprintf("%s/Makefile", s->path);
+        size_t len;
+        s->makefile = lab_read_file(mk, &len);
+        free(mk);
+        if (!s->makefile)
+            return lab_error("%s has no Makefile: not a kernel tree", s->path);
+    } else {
+        /* Only the top directory's Makefile; tar stops at the first. */
+        char *qp = q(s->path);
+        cmd = lab_asprintf("tar -xOf %s --wildcards --no-wildcards-match-slash --occurrence=1 "
+                           "'*/Makefile' 2>/dev/null",
+                           qp);
+        int rc = sh_capture(cmd, &s->makefile);
+        free(cmd);
+        free(qp);
+        if (rc < 0 || !s->makefile[0])
+            return lab_error("%s: no top-level Makefile in the tarball", s->path);
+    }
+    return 0;
+}
+
+static int source_tree_id(struct source *s)
+{
+    if (s->kind == SRC_GIT)
+        return 0;
+    if (s->kind == SRC_DIR)
+        return dir_tree_id(s->path, s->tree_id);
+    struct lab_hash h;
+    if (lab_hash_init(&h) < 0)
+        return -1;
+    if (lab_hash_file(&h, s->path) < 0) {
+        lab_hash_abort(&h);
+        return -1;
+    }
+    return lab_hash_final(&h, s->tree_id);
+}
+
+static int nprocs(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+static int have_ccache(void)
+{
+    return sh_capture("command -v ccache >/dev/null", NULL) == 0;
+}
+
+/* Every =y line of the lab's fragment should be in the final .config; an
+ * option the tree does not know (or a dependency missing) is reported. */
+static void check_fragment(const char *fragment, const char *config_path)
+{
+    size_t len;
+    char *cfg = lab_read_file(config_path, &len);
+    if (!cfg)
+        return;
+    int missing = 0;
+    for (const char *l = fragment; l && *l;) {
+        const char *end = strchr(l, '\n');
+        size_t n = end ? (size_t)(end - l) : strlen(l);
+        if (n > 9 && strncmp(l, "CONFIG_", 7) == 0 && l[n - 1] == 'y' && l[n - 2] == '=') {
+            char *line = lab_asprintf("\n%.*s\n", (int)n, l);
+            if (!strstr(cfg, line)) {
+                lab_warn("the built config lacks %.*s (not in this tree, or a dependency is off)",
+                         (int)n, l);
+                missing++;
+            }
+            free(line);
+        }
+        l = end ? end + 1 : NULL;
+    }
+    free(cfg);
+    (void)missing;
+}
+
+int lab_kernel_build(const struct lab_build_spec *b, char **name_out)
+{
+    struct source src;
+    int rc = -1;
+    char version[64], msg[512], hex[LAB_HASH_HEX_LEN + 1];
+    char *frag_lab = NULL, *frag_user = NULL, *cc_full = NULL, *name = NULL, *work = NULL;
+    char *objdir = NULL, *top = NULL, *cache = NULL, *log = NULL, *cmd = NULL, *tmp = NULL;
+    char *kbuild = NULL, *make = NULL;
+    const char *cc = b->cc ? b->cc : "gcc";
+    const char *arch = b->arch ? b->arch : "x86_64";
+    int is32 = strcmp(arch, "x86_64") != 0;
+    struct lab_compiler comp;
+    lab_kver kv;
+    size_t len;
+
+    if (source_open(b, &src) < 0)
+        goto out;
+    if (lab_makefile_version(src.makefile, version, sizeof version) < 0 ||
+        lab_kver_parse(version, &kv) < 0) {
+        lab_error("cannot read the kernel version from %s's Makefile", src.path);
+        goto out;
+    }
+    /* The toolchain decision comes first: nothing is extracted or built for
+     * a compiler that cannot build this tree. */
+    if (lab_compiler_probe(cc, b->wrap, &comp, &cc_full) < 0)
+        goto out;
+    if (!lab_toolchain_check(kv, &comp, b->cc || b->wrap, msg, sizeof msg)) {
+        lab_error("%s", msg);
+        rc = -2;
+        goto out;
+    }
+    const char *fname = lab_build_fragment_name(kv);
+    if (fname) {
+        char *p = lab_asprintf("%s/%s", lab_build_configs_dir(), fname);
+        frag_lab = lab_read_file(p, &len);
+        if (!frag_lab)
+            lab_error("cannot read the lab's config fragment %s", p);
+        free(p);
+        if (!frag_lab)
+            goto out;
+    } else {
+        if (!b->fragment) {
+            lab_error("the lab has no config fragment for linux %s yet; give one with --config "
+                      "FRAGMENT (it is merged over allnoconfig)",
+                      version);
+            goto out;
+        }
+        frag_lab = lab_xstrdup("");
+    }
+    if (b->fragment && !(frag_user = lab_read_file(b->fragment, &len))) {
+        lab_error("cannot read the config fragment %s", b->fragment);
+        goto out;
+    }
+    if (source_tree_id(&src) < 0)
+        goto out;
+
+    struct lab_hash h;
+    if (lab_hash_init(&h) < 0)
+        goto out;
+    lab_hash_str(&h, "lab-kernel-build-1");
+    lab_hash_str(&h, src.tree_id);
+    lab_hash_str(&h, arch);
+    lab_hash_str(&h, frag_lab);
+    lab_hash_str(&h, frag_user);
+    lab_hash_str(&h, cc_full);
+    lab_hash_str(&h, b->wrap);
+    if (lab_hash_final(&h, hex) < 0)
+        goto out;
+    name = b->name ? lab_xstrdup(b->name) : lab_asprintf("build-%.12s", hex);
+    if (!lab_user_kernel_name_ok(name, msg, sizeof msg)) {
+        lab_error("%s", msg);
+        goto out;
+    }
+    top = lab_asprintf("%s/kernels/build", lab_home());
+    cache = lab_asprintf("%s/%.*s", top, LAB_HASH_SHORT, hex);
+    char *extra =
+        lab_asprintf("build_hash=%s\nbuild_src=%s%s%s\nbuild_cc=%s\nbuild_wrap=%s\n", hex, src.path,
+                     src.ref ? ":" : "", src.ref ? src.ref : "", comp.text, b->wrap ? b->wrap : "");
+    char *bz = lab_asprintf("%s/bzImage", cache);
+    char *cfg = lab_asprintf("%s/config", cache);
+    struct lab_user_kernel_spec us = {.name = name,
+                                      .image = bz,
+                                      .config = cfg,
+                                      .arch = arch,
+                                      .source = "build",
+                                      .extra = extra,
+                                      .replace = 1};
+    if (lab_file_exists(bz)) {
+        const struct lab_kernel *k = lab_kernel_find(name);
+        fprintf(stderr, "lab: linux %s for these inputs is cached in %s\n", version, cache);
+        rc = 0;
+        if (!k || !k->dir || strcmp(k->source, "build") != 0) {
+            if (k && k->dir)
+                lab_user_kernel_remove(name);
+            rc = lab_user_kernel_add(&us);
+        }
+        goto out_reg;
+    }
+    if (lab_mkdir_p(top, 0755) < 0)
+        goto out_reg;
+
+    /* Sources into a work tree (tarball, git) or built out of tree (dir). */
+    log = lab_asprintf("%s/%.*s.log", top, LAB_HASH_SHORT, hex);
+    unlink(log);
+    char *qsrc = q(src.path);
+    const char *srcdir;
+    if (src.kind == SRC_DIR) {
+        struct lab_hash hd;
+        char dh[LAB_HASH_HEX_LEN + 1];
+        if (lab_hash_init(&hd) < 0)
+            goto out_q;
+        lab_hash_str(&hd, src.path);
+        lab_hash_str(&hd, arch);
+        if (lab_hash_final(&hd, dh) < 0)
+            goto out_q;
+        objdir = lab_asprintf("%s/obj-%.*s", top, LAB_HASH_SHORT, dh);
+        srcdir = src.path;
+        if (lab_mkdir_p(objdir, 0755) < 0)
+            goto out_q;
+    } else {
+        work = lab_asprintf("%s/%.*s.work", top, LAB_HASH_SHORT, hex);
+        lab_rm_rf(work);
+        if (lab_mkdir_p(work, 0755) < 0)
+            goto out_q;
+        char *qw = q(work);
+        if (src.kind == SRC_TARBALL)
+            cmd = lab_asprintf("tar -xf %s -C %s --strip-components=1", qsrc, qw);
+        else {
+            char *qr = q(src.ref);
+            cmd = lab_asprintf("git -C %s archive --format=tar %s | tar -x -C %s", qsrc, qr, qw);
+            free(qr);
+        }
+        free(qw);
+        fprintf(stderr, "lab: unpacking %s into %s\n", src.path, work);
+        if (sh_log(cmd, log) != 0) {
+            lab_error("unpacking %s failed (log %s)", src.path, log);
+            show_log_tail(log, 5);
+            goto out_q;
+        }
+        srcdir = work;
+    }
+    const char *bdir = objdir ? objdir : work;
+    int64_t t0 = lab_now_ns();
+    /* make with the prefix, the tree, O=, ARCH and the compiler */
+    char *qs = q(srcdir), *qo = objdir ? q(objdir) : NULL;
+    char *ccv = have_ccache() ? lab_asprintf("ccache %s", cc) : lab_xstrdup(cc);
+    char *qcc = q(ccv);
+    char *qhcc = q(cc);
+    make = lab_asprintf("%s%smake -C %s%s%s ARCH=%s CC=%s HOSTCC=%s", b->wrap ? b->wrap : "",
+                        b->wrap ? " " : "", qs, qo ? " O=" : "", qo ? qo : "",
+                        is32 ? "i386" : "x86_64", qcc, qhcc);
+    free(qs);
+    free(qo);
+    free(ccv);
+    free(qcc);
+    free(qhcc);
+    if (!getenv("CCACHE_DIR")) {
+        char *cd = lab_asprintf("%s/kernels/ccache", lab_home());
+        lab_mkdir_p(cd, 0755);
+        setenv("CCACHE_DIR", cd, 1);
+        free(cd);
+    }
+    setenv("KBUILD_BUILD_USER", "lab", 1);
+    setenv("KBUILD_BUILD_HOST", "lab", 1);
+
+    /* tinyconfig (3.17+) or allnoconfig, the fragments, olddefconfig (3.7+)
+     * or oldconfig with default answers. */
+    char *config_path = lab_asprintf("%s/.config", bdir);
+    free(cmd);
+    cmd = lab_asprintf("%s %s", make, kv >= LAB_KV_RC(3, 17, 0, 0) ? "tinyconfig" : "allnoconfig");
+    fprintf(stderr, "lab: configuring linux %s (%s + %s%s%s)\n", version,
+            kv >= LAB_KV_RC(3, 17, 0, 0) ? "tinyconfig" : "allnoconfig", fname ? fname : "",
+            b->fragment ? " + " : "", b->fragment ? b->fragment : "");
+    int bad = sh_log(cmd, log) != 0;
+    if (!bad) {
+        size_t cl;
+        char *base = lab_read_file(config_path, &cl);
+        char *merged =
+            lab_asprintf("%s\n# lab fragment %s\n%s\n# user fragment\n%s\n", base ? base : "",
+                         fname ? fname : "-", frag_lab, frag_user ? frag_user : "");
+        bad = !base || lab_write_file(config_path, merged, strlen(merged)) < 0;
+        free(base);
+        free(merged);
+    }
+    if (!bad) {
+        free(cmd);
+        cmd = kv >= LAB_KV_RC(3, 7, 0, 0) ? lab_asprintf("%s olddefconfig", make)
+                                          : lab_asprintf("yes '' | %s oldconfig", make);
+        bad = sh_log(cmd, log) != 0;
+    }
+    if (bad) {
+        lab_error("configuring linux %s failed (log %s)", version, log);
+        show_log_tail(log, 10);
+        free(config_path);
+        goto out_q;
+    }
+    check_fragment(frag_lab, config_path);
+    if (frag_user)
+        check_fragment(frag_user, config_path);
+    int jobs = b->jobs > 0 ? b->jobs : nprocs();
+    free(cmd);
+    cmd = lab_asprintf("%s -j%d bzImage", make, jobs);
+    fprintf(stderr, "lab: building linux %s with %s%s, -j%d (log %s)\n", version, comp.text,
+            have_ccache() ? " and ccache" : "", jobs, log);
+    if (sh_log(cmd, log) != 0) {
+        lab_error("building linux %s failed (log %s)", version, log);
+        show_log_tail(log, 15);
+        free(config_path);
+        goto out_q;
+    }
+    double secs = (double)(lab_now_ns() - t0) / 1e9;
+    char *built = lab_asprintf("%s/arch/x86/boot/bzImage", bdir);
+    if (!lab_file_exists(built)) { /* before 2.6.24: arch/i386, arch/x86_64 */
+        free(built);
+        built = lab_asprintf("%s/arch/%s/boot/bzImage", bdir, is32 ? "i386" : "x86_64");
+    }
+    /* Into the cache: a temp dir renamed into place. */
+    tmp = lab_asprintf("%s/.%.*s-XXXXXX", top, LAB_HASH_SHORT, hex);
+    if (!mkdtemp(tmp)) {
+        lab_error("cannot create a directory in %s: %s", top, strerror(errno));
+        free(built);
+        free(config_path);
+        goto out_q;
+    }
+    chmod(tmp, 0755);
+    char *qb = q(built), *qc = q(config_path), *qt = q(tmp), *ql = q(log);
+    free(cmd);
+    cmd = lab_asprintf("cp %s %s/bzImage && cp %s %s/config && cp %s %s/build.log && chmod 644 "
+                       "%s/bzImage %s/config %s/build.log",
+                       qb, qt, qc, qt, ql, qt, qt, qt, qt);
+    bad = sh_log(cmd, NULL) != 0 || rename(tmp, cache) < 0;
+    free(qb);
+    free(qc);
+    free(qt);
+    free(ql);
+    free(built);
+    free(config_path);
+    if (bad) {
+        lab_error("cannot store the build in %s", cache);
+        lab_rm_rf(tmp);
+        goto out_q;
+    }
+    fprintf(stderr, "lab: built linux %s in %.0f s -> %s\n", version, secs, cache);
+    if (work && !b->keep)
+        lab_rm_rf(work);
+    {
+        const struct lab_kernel *k = lab_kernel_find(name);
+        if (k && k->dir)
+            lab_user_kernel_remove(name);
+    }
+    rc = lab_user_kernel_add(&us);
+out_q:
+    free(qsrc);
+out_reg:
+    free(extra);
+    free(bz);
+    free(cfg);
+    if (rc == 0 && name_out) {
+        *name_out = name;
+        name = NULL;
+    }
+out:
+    source_free(&src);
+    free(frag_lab);
+    free(frag_user);
+    free(cc_full);
+    free(name);
+    free(work);
+    free(objdir);
+    free(top);
+    free(cache);
+    free(log);
+    free(cmd);
+    free(tmp);
+    free(kbuild);
+    free(make);
+    return rc;
+}

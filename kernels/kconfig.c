@@ -1,0 +1,264 @@
+/* .config parsing and the per-bus option tables; see kconfig.h. */
+#include "kernels/kconfig.h"
+
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void lab_kconfig_free(struct lab_kconfig *cfg)
+{
+    if (!cfg)
+        return;
+    for (size_t i = 0; i < cfg->n; i++) {
+        free(cfg->opts[i].name);
+        free(cfg->opts[i].value);
+    }
+    free(cfg->opts);
+    cfg->opts = NULL;
+    cfg->n = 0;
+}
+
+static const char *strip_prefix(const char *opt)
+{
+    return strncmp(opt, "CONFIG_", 7) == 0 ? opt + 7 : opt;
+}
+
+static struct lab_kconfig_opt *find(const struct lab_kconfig *cfg, const char *name, size_t n)
+{
+    for (size_t i = 0; i < cfg->n; i++)
+        if (strlen(cfg->opts[i].name) == n && strncmp(cfg->opts[i].name, name, n) == 0)
+            return &cfg->opts[i];
+    return NULL;
+}
+
+static void set(struct lab_kconfig *cfg, const char *name, size_t nlen, const char *val,
+                size_t vlen)
+{
+    struct lab_kconfig_opt *o = find(cfg, name, nlen);
+    if (!o) {
+        struct lab_kconfig_opt *p = realloc(cfg->opts, (cfg->n + 1) * sizeof *p);
+        if (!p)
+            abort();
+        cfg->opts = p;
+        o = &cfg->opts[cfg->n++];
+        o->name = strndup(name, nlen);
+        o->value = NULL;
+    }
+    free(o->value);
+    o->value = strndup(val, vlen);
+    if (!o->name || !o->value)
+        abort();
+}
+
+static int is_name_char(char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+int lab_kconfig_parse(const char *text, struct lab_kconfig *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    int lineno = 0;
+    for (const char *line = text; line && *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        lineno++;
+        while (len && (line[len - 1] == '\r' || line[len - 1] == ' '))
+            len--;
+        if (len > 9 && strncmp(line, "# CONFIG_", 9) == 0) {
+            const char *name = line + 9;
+            size_t n = 0;
+            while (n < len - 9 && is_name_char(name[n]))
+                n++;
+            if (9 + n + 11 == len && strncmp(name + n, " is not set", 11) == 0)
+                set(out, name, n, "n", 1);
+        } else if (len > 7 && strncmp(line, "CONFIG_", 7) == 0) {
+            const char *name = line + 7;
+            size_t n = 0;
+            while (n < len - 7 && is_name_char(name[n]))
+                n++;
+            if (n == 0 || 7 + n >= len || name[n] != '=') {
+                if (err)
+                    snprintf(err, errlen, "line %d: not an assignment: %.*s", lineno, (int)len,
+                             line);
+                lab_kconfig_free(out);
+                return -1;
+            }
+            const char *v = name + n + 1;
+            size_t vlen = len - 7 - n - 1;
+            if (vlen >= 2 && v[0] == '"' && v[vlen - 1] == '"') {
+                v++;
+                vlen -= 2;
+            }
+            set(out, name, n, v, vlen);
+        }
+        line = end ? end + 1 : NULL;
+    }
+    return 0;
+}
+
+int lab_kconfig_load(const char *path, struct lab_kconfig *out)
+{
+    size_t len;
+    char *text = lab_read_file(path, &len);
+    char err[200];
+    if (!text)
+        return lab_error("cannot read kernel config %s", path);
+    int rc = lab_kconfig_parse(text, out, err, sizeof err);
+    free(text);
+    if (rc < 0)
+        return lab_error("%s: %s", path, err);
+    return 0;
+}
+
+const char *lab_kconfig_value(const struct lab_kconfig *cfg, const char *opt)
+{
+    const char *name = strip_prefix(opt);
+    struct lab_kconfig_opt *o = find(cfg, name, strlen(name));
+    if (!o || strcmp(o->value, "n") == 0)
+        return NULL;
+    return o->value;
+}
+
+enum lab_kconfig_state lab_kconfig_state(const struct lab_kconfig *cfg, const char *opt)
+{
+    const char *v = lab_kconfig_value(cfg, opt);
+    if (!v)
+        return LAB_KCONFIG_ABSENT;
+    if (strcmp(v, "m") == 0)
+        return LAB_KCONFIG_MODULE;
+    return LAB_KCONFIG_BUILTIN; /* y, or a value */
+}
+
+/* The requirement strings: alternatives by '|', options in one by '+'. */
+const char *lab_kconfig_bus_needs(const char *bus, const struct lab_era *era)
+{
+    if (strcmp(bus, "ide") == 0)
+        return era->ide_libata ? "ATA_PIIX+BLK_DEV_SD|SCSI_ATA_PIIX+BLK_DEV_SD"
+                               : "BLK_DEV_PIIX+BLK_DEV_IDEDISK";
+    if (strcmp(bus, "sata") == 0)
+        return "SATA_AHCI+BLK_DEV_SD|SCSI_SATA_AHCI+BLK_DEV_SD";
+    if (strcmp(bus, "scsi") == 0)
+        return "SCSI_SYM53C8XX_2+BLK_DEV_SD";
+    if (strcmp(bus, "virtio-scsi") == 0)
+        return "SCSI_VIRTIO+VIRTIO_PCI+BLK_DEV_SD";
+    return NULL;
+}
+
+/* Checks one option of an alternative: 1 present, 0 absent (why in *why). */
+static int opt_ok(const struct lab_kconfig *cfg, const char *name, const struct lab_era *era,
+                  const char **why)
+{
+    switch (lab_kconfig_state(cfg, name)) {
+    case LAB_KCONFIG_BUILTIN:
+        return 1;
+    case LAB_KCONFIG_MODULE:
+        if (cfg->have_modules && era->modules_loadable)
+            return 1;
+        *why = cfg->have_modules ? "as a module, which this era's agent cannot load"
+                                 : "only as a module, and no modules tree was given";
+        return 0;
+    default:
+        *why = NULL;
+        return 0;
+    }
+}
+
+/* 1 if one alternative of needs holds; else 0 with the first alternative's
+ * first missing option in reason. */
+static int needs_ok(const struct lab_kconfig *cfg, const char *needs, const struct lab_era *era,
+                    const char *what, char *reason, size_t len)
+{
+    char first_missing[64] = "";
+    const char *first_why = NULL;
+    const char *alt = needs;
+    while (alt && *alt) {
+        const char *alt_end = strchr(alt, '|');
+        size_t alen = alt_end ? (size_t)(alt_end - alt) : strlen(alt);
+        int ok = 1;
+        for (const char *o = alt; o < alt + alen;) {
+            const char *plus = memchr(o, '+', (size_t)(alt + alen - o));
+            size_t olen = plus ? (size_t)(plus - o) : (size_t)(alt + alen - o);
+            char name[64];
+            snprintf(name, sizeof name, "%.*s", (int)olen, o);
+            const char *why = NULL;
+            if (!opt_ok(cfg, name, era, &why)) {
+                ok = 0;
+                if (!first_missing[0]) {
+                    snprintf(first_missing, sizeof first_missing, "%s", name);
+                    first_why = why;
+                }
+                break;
+            }
+            o += olen + (plus ? 1 : 0);
+        }
+        if (ok)
+            return 1;
+        alt = alt_end ? alt_end + 1 : NULL;
+    }
+    if (reason) {
+        const char *k = cfg->kernel ? cfg->kernel : "this kernel";
+        if (first_why)
+            snprintf(reason, len, "kernel %s has CONFIG_%s %s (needed for %s)", k, first_missing,
+                     first_why, what);
+        else
+            snprintf(reason, len, "kernel %s lacks CONFIG_%s (needed for %s)", k, first_missing,
+                     what);
+    }
+    return 0;
+}
+
+int lab_kconfig_bus_ok(const struct lab_kconfig *cfg, const char *bus, const struct lab_era *era,
+                       char *reason, size_t len)
+{
+    const char *needs = lab_kconfig_bus_needs(bus, era);
+    char what[64];
+    if (!needs) {
+        if (reason)
+            snprintf(reason, len, "unknown bus '%s'", bus);
+        return -1;
+    }
+    snprintf(what, sizeof what, "bus %s", bus);
+    if (!needs_ok(cfg, needs, era, what, reason, len))
+        return 0;
+    /* The boot image: an initramfs or an ext2 initrd, both through initrd. */
+    const char *boot =
+        era->boot == LAB_BOOT_INITRAMFS ? "BLK_DEV_INITRD" : "BLK_DEV_INITRD+BLK_DEV_RAM+EXT2_FS";
+    return needs_ok(cfg, boot, era, "the lab's boot image", reason, len);
+}
+
+int lab_kconfig_channel_ok(const struct lab_kconfig *cfg, enum lab_agent_channel ch,
+                           const struct lab_era *era, char *reason, size_t len)
+{
+    if (ch == LAB_AGENT_CHAN_UART)
+        return needs_ok(cfg,
+                        LAB_KV_MAJOR(era->version) == 2 && LAB_KV_MINOR(era->version) < 6
+                            ? "SERIAL"
+                            : "SERIAL_8250",
+                        era, "the agent channel uart", reason, len);
+    return needs_ok(cfg, "VIRTIO_PCI+VIRTIO_CONSOLE", era, "the agent channel virtio", reason, len);
+}
+
+int lab_kconfig_fs_ok(const struct lab_kconfig *cfg, const char *fs, const struct lab_era *era,
+                      char *reason, size_t len)
+{
+    const char *needs;
+    char what[64];
+    if (!fs || strcmp(fs, "raw") == 0)
+        return 1;
+    if (strcmp(fs, "ext2") == 0)
+        needs = "EXT2_FS|EXT4_FS+EXT4_USE_FOR_EXT2";
+    else if (strcmp(fs, "ext3") == 0)
+        needs = "EXT3_FS|EXT4_FS+EXT4_USE_FOR_EXT23";
+    else if (strcmp(fs, "ext4") == 0)
+        needs = "EXT4_FS|EXT4DEV_FS";
+    else {
+        if (reason)
+            snprintf(reason, len, "unknown filesystem '%s'", fs);
+        return -1;
+    }
+    snprintf(what, sizeof what, "the data disk's %s", fs);
+    return needs_ok(cfg, needs, era, what, reason, len);
+}

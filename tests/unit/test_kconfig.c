@@ -1,0 +1,153 @@
+/* .config parsing and the per-bus, channel and filesystem checks. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "kernels/era.h"
+#include "kernels/kconfig.h"
+
+static const char *minimal = "#\n# Automatically generated file; DO NOT EDIT.\n"
+                             "CONFIG_64BIT=y\n"
+                             "CONFIG_LOCALVERSION=\"-lab\"\n"
+                             "CONFIG_NR_CPUS=64\n"
+                             "CONFIG_BLK_DEV_INITRD=y\n"
+                             "CONFIG_ATA=y\n"
+                             "CONFIG_ATA_PIIX=y\n"
+                             "CONFIG_BLK_DEV_SD=y\n"
+                             "# CONFIG_SATA_AHCI is not set\n"
+                             "CONFIG_SCSI_SYM53C8XX_2=m\n"
+                             "CONFIG_VIRTIO_PCI=y\n"
+                             "CONFIG_VIRTIO_CONSOLE=y\n"
+                             "CONFIG_SERIAL_8250=y\n"
+                             "CONFIG_EXT4_FS=y\n"
+                             "CONFIG_EXT4_USE_FOR_EXT2=y\n"
+                             "CONFIG_SCSI_VIRTIO=n\n";
+
+static void test_parse_states(void **state)
+{
+    struct lab_kconfig c;
+    char err[128];
+    assert_int_equal(lab_kconfig_parse(minimal, &c, err, sizeof err), 0);
+    assert_int_equal(lab_kconfig_state(&c, "CONFIG_ATA_PIIX"), LAB_KCONFIG_BUILTIN);
+    assert_int_equal(lab_kconfig_state(&c, "ATA_PIIX"), LAB_KCONFIG_BUILTIN);
+    assert_int_equal(lab_kconfig_state(&c, "SCSI_SYM53C8XX_2"), LAB_KCONFIG_MODULE);
+    assert_int_equal(lab_kconfig_state(&c, "SATA_AHCI"), LAB_KCONFIG_ABSENT);
+    assert_int_equal(lab_kconfig_state(&c, "SCSI_VIRTIO"), LAB_KCONFIG_ABSENT);
+    assert_int_equal(lab_kconfig_state(&c, "NOT_THERE"), LAB_KCONFIG_ABSENT);
+    assert_string_equal(lab_kconfig_value(&c, "LOCALVERSION"), "-lab");
+    assert_string_equal(lab_kconfig_value(&c, "NR_CPUS"), "64");
+    assert_null(lab_kconfig_value(&c, "SATA_AHCI"));
+    lab_kconfig_free(&c);
+}
+
+/* Later assignments win, as in kconfig (a fragment appended to .config). */
+static void test_override_and_errors(void **state)
+{
+    struct lab_kconfig c;
+    char err[128];
+    assert_int_equal(lab_kconfig_parse("CONFIG_A=m\nCONFIG_A=y\n# CONFIG_B=y\nCONFIG_C=y\n"
+                                       "# CONFIG_C is not set\r\n",
+                                       &c, err, sizeof err),
+                     0);
+    assert_int_equal(lab_kconfig_state(&c, "A"), LAB_KCONFIG_BUILTIN);
+    assert_int_equal(lab_kconfig_state(&c, "B"), LAB_KCONFIG_ABSENT);
+    assert_int_equal(lab_kconfig_state(&c, "C"), LAB_KCONFIG_ABSENT);
+    assert_int_equal(c.n, 2);
+    lab_kconfig_free(&c);
+    assert_int_equal(lab_kconfig_parse("CONFIG_OK=y\nCONFIG_BROKEN\n", &c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "line 2"));
+}
+
+static void test_bus_checks(void **state)
+{
+    struct lab_kconfig c;
+    struct lab_era era;
+    char reason[200];
+    assert_int_equal(lab_era_for("6.1.170", "x86_64", &era), 0);
+    assert_int_equal(lab_kconfig_parse(minimal, &c, NULL, 0), 0);
+    c.kernel = "6.1-mine";
+    assert_int_equal(lab_kconfig_bus_ok(&c, "ide", &era, reason, sizeof reason), 1);
+    assert_int_equal(lab_kconfig_bus_ok(&c, "sata", &era, reason, sizeof reason), 0);
+    assert_string_equal(reason, "kernel 6.1-mine lacks CONFIG_SATA_AHCI (needed for bus sata)");
+    /* =m without a modules tree is refused, with it accepted */
+    assert_int_equal(lab_kconfig_bus_ok(&c, "scsi", &era, reason, sizeof reason), 0);
+    assert_non_null(strstr(reason, "CONFIG_SCSI_SYM53C8XX_2"));
+    assert_non_null(strstr(reason, "module"));
+    c.have_modules = 1;
+    assert_int_equal(lab_kconfig_bus_ok(&c, "scsi", &era, reason, sizeof reason), 1);
+    assert_int_equal(lab_kconfig_bus_ok(&c, "virtio-scsi", &era, reason, sizeof reason), 0);
+    assert_non_null(strstr(reason, "CONFIG_SCSI_VIRTIO"));
+    assert_int_equal(lab_kconfig_bus_ok(&c, "floppy", &era, reason, sizeof reason), -1);
+    assert_int_equal(
+        lab_kconfig_channel_ok(&c, LAB_AGENT_CHAN_VIRTIO_PORT, &era, reason, sizeof reason), 1);
+    assert_int_equal(lab_kconfig_channel_ok(&c, LAB_AGENT_CHAN_UART, &era, reason, sizeof reason),
+                     1);
+    assert_int_equal(lab_kconfig_fs_ok(&c, "ext2", &era, reason, sizeof reason), 1);
+    assert_int_equal(lab_kconfig_fs_ok(&c, "ext4", &era, reason, sizeof reason), 1);
+    assert_int_equal(lab_kconfig_fs_ok(&c, "raw", &era, reason, sizeof reason), 1);
+    assert_int_equal(lab_kconfig_fs_ok(&c, "ext3", &era, reason, sizeof reason), 0);
+    assert_non_null(strstr(reason, "CONFIG_EXT3_FS"));
+    lab_kconfig_free(&c);
+}
+
+/* ext2 through ext4 needs EXT4_USE_FOR_EXT2; no initrd support, no cell. */
+static void test_fs_and_initrd(void **state)
+{
+    struct lab_kconfig c;
+    struct lab_era era;
+    char reason[200];
+    assert_int_equal(lab_era_for("6.1", "x86_64", &era), 0);
+    assert_int_equal(lab_kconfig_parse("CONFIG_EXT4_FS=y\nCONFIG_ATA_PIIX=y\nCONFIG_BLK_DEV_SD=y\n",
+                                       &c, NULL, 0),
+                     0);
+    assert_int_equal(lab_kconfig_fs_ok(&c, "ext2", &era, reason, sizeof reason), 0);
+    assert_non_null(strstr(reason, "CONFIG_EXT2_FS"));
+    assert_int_equal(lab_kconfig_bus_ok(&c, "ide", &era, reason, sizeof reason), 0);
+    assert_non_null(strstr(reason, "CONFIG_BLK_DEV_INITRD"));
+    assert_non_null(strstr(reason, "this kernel"));
+    lab_kconfig_free(&c);
+}
+
+/* Era-dependent: legacy IDE before libata drove PIIX3, old libata names. */
+static void test_era_options(void **state)
+{
+    struct lab_kconfig c;
+    struct lab_era era;
+    char reason[200];
+    assert_int_equal(lab_era_for("2.6.10", "i686", &era), 0);
+    assert_int_equal(lab_kconfig_parse("CONFIG_BLK_DEV_INITRD=y\nCONFIG_ATA_PIIX=y\n"
+                                       "CONFIG_BLK_DEV_SD=y\nCONFIG_SCSI_SATA_AHCI=y\n",
+                                       &c, NULL, 0),
+                     0);
+    c.kernel = "old";
+    assert_int_equal(lab_kconfig_bus_ok(&c, "ide", &era, reason, sizeof reason), 0);
+    assert_string_equal(reason, "kernel old lacks CONFIG_BLK_DEV_PIIX (needed for bus ide)");
+    assert_int_equal(lab_kconfig_bus_ok(&c, "sata", &era, reason, sizeof reason), 1);
+    lab_kconfig_free(&c);
+    /* 2.4: modules cannot be loaded by the agent even with a tree */
+    assert_int_equal(lab_era_for("2.4.20", "i686", &era), 0);
+    assert_int_equal(lab_kconfig_parse("CONFIG_BLK_DEV_INITRD=y\nCONFIG_BLK_DEV_RAM=y\n"
+                                       "CONFIG_EXT2_FS=y\nCONFIG_BLK_DEV_PIIX=m\n"
+                                       "CONFIG_BLK_DEV_IDEDISK=y\nCONFIG_SERIAL=y\n",
+                                       &c, NULL, 0),
+                     0);
+    c.have_modules = 1;
+    assert_int_equal(lab_kconfig_bus_ok(&c, "ide", &era, reason, sizeof reason), 0);
+    assert_non_null(strstr(reason, "cannot load"));
+    assert_int_equal(lab_kconfig_channel_ok(&c, LAB_AGENT_CHAN_UART, &era, reason, sizeof reason),
+                     1);
+    lab_kconfig_free(&c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_parse_states), cmocka_unit_test(test_override_and_errors),
+        cmocka_unit_test(test_bus_checks),   cmocka_unit_test(test_fs_and_initrd),
+        cmocka_unit_test(test_era_options),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
