@@ -10,6 +10,7 @@ HOST_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -MMD -MP -I. -Ihost -I
                $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 HOST_CFLAGS += -DLAB_EXPERIMENTS_DIR='"$(CURDIR)/lab/experiments"' \
                -DLAB_PROFILES_DIR='"$(CURDIR)/lab/profiles"' \
+               -DLAB_KERNEL_CONFIGS_DIR='"$(CURDIR)/kernels/configs"' \
                -DLAB_BUILD_DIR='"$(CURDIR)/$(BUILD)"'
 HOST_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -lpthread
 

@@ -10,6 +10,7 @@
 #include "fetch.h"
 #include "initramfs.h"
 #include "initrd.h"
+#include "user.h"
 #include "fsimage.h"
 #include "iosched.h"
 #include "nbd.h"
@@ -399,7 +400,15 @@ int lab_cell_check(const struct lab_cell_spec *spec, char *reason, size_t len)
                  era.version_str);
         return -1;
     }
-    return choose_channel(spec, &era, &ch, reason, len);
+    if (choose_channel(spec, &era, &ch, reason, len) < 0)
+        return -1;
+    /* A kernel with a known .config must have the drivers the cell needs. */
+    if (!lab_kernel_cell_ok(spec->kernel, &era, bus->name,
+                            ch == LAB_CHANNEL_UART ? LAB_AGENT_CHAN_UART
+                                                   : LAB_AGENT_CHAN_VIRTIO_PORT,
+                            e->disk, reason, len))
+        return -1;
+    return 0;
 }
 
 /* nbdkit serves the data disk: through the hdd timing filter for a model
@@ -467,7 +476,7 @@ static int prepare(struct cell_run *c, char **xml)
         .modules_dir = kf.modules_dir,
         .modules = modules,
         /* 2.4 cannot load modules from PID 1: its drivers are built in. */
-        .nmodules = c->era.modules_loadable
+        .nmodules = c->era.modules_loadable && !spec->kernel->builtin_drivers
                         ? lab_era_bus_modules(&c->era, c->bus->name, modules, 16)
                         : 0,
     };

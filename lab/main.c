@@ -13,7 +13,7 @@ static const struct command {
     const char *usage;
 } commands[] = {
     {"run", cmd_run, "run --kernels A,B [--experiment E] [--reps N]   boot kernels, run, compare"},
-    {"kernels", cmd_kernels, "kernels list|show|fetch|era                  the kernel catalog and era facts"},
+    {"kernels", cmd_kernels, "kernels list|show|fetch|era|add|build|...    kernel catalog, user kernels, builds"},
     {"experiments", cmd_experiments, "experiments                                   shipped experiments"},
     {"profiles", cmd_profiles, "profiles                                      hardware profiles"},
     {"runs", cmd_runs, "runs                                          stored runs"},
