@@ -16,15 +16,32 @@ check() {  # description, command...
 }
 sql() { sqlite3 -batch -noheader "$LAB_STORE" "$@"; }
 
-# No lab domain, no QEMU started for a lab domain, no nbdkit, no socket left.
+# Nothing of a finished lab is left: no domain, no QEMU, no nbdkit, no
+# socket. A lab domain is named lab-<pid of its lab>-...; one whose lab has
+# exited is a leak (domains of a lab still running elsewhere are not).
+orphans() {  # lines of "lab-PID-..." names on stdin -> those whose lab is gone
+    while read -r name; do
+        pid=${name#lab-}; pid=${pid%%-*}
+        [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null && echo "$name"
+    done
+}
 check_no_leaks() {
-    local doms
-    doms=$(virsh -c qemu:///system list --all --name 2>/dev/null | grep -c '^lab-')
-    check "no lab domain left (found $doms)" test "$doms" -eq 0
-    check "no lab qemu process left" bash -c '! pgrep -f "[g]uest=lab-" >/dev/null'
-    check "no nbdkit process left" bash -c '! pgrep -x nbdkit >/dev/null'
-    check "no socket left under the run dir" \
-        bash -c '! find "${LAB_RUN_DIR:-/run/lab}" -name "*.sock" 2>/dev/null | grep -q .'
+    local doms qemus nbd socks
+    doms=$(virsh -c qemu:///system list --all --name 2>/dev/null | grep '^lab-' | orphans | wc -l)
+    check "no domain of a finished lab left (found $doms)" test "$doms" -eq 0
+    qemus=$(pgrep -af '[g]uest=lab-' | grep -o 'guest=lab-[0-9]*-' | sed 's/guest=//' | orphans |
+            wc -l)
+    check "no QEMU of a finished lab left (found $qemus)" test "$qemus" -eq 0
+    # nbdkit runs with --exit-with-parent: one whose parent is not a lab is a leak.
+    nbd=0
+    for p in $(pgrep -x nbdkit); do
+        parent=$(ps -o comm= -p "$(ps -o ppid= -p "$p" | tr -d ' ')" 2>/dev/null)
+        [ "$parent" = lab ] || nbd=$((nbd + 1))
+    done
+    check "no nbdkit outside a running lab (found $nbd)" test "$nbd" -eq 0
+    socks=$(find "${LAB_RUN_DIR:-/run/lab}" -name '*.sock' 2>/dev/null |
+            sed -n 's|.*/\([0-9]*\)-[0-9]*/[^/]*$|lab-\1-|p' | orphans | wc -l)
+    check "no socket of a finished lab left (found $socks)" test "$socks" -eq 0
 }
 
 finish() {
