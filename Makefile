@@ -14,7 +14,7 @@ HOST_CFLAGS += -DLAB_EXPERIMENTS_DIR='"$(CURDIR)/lab/experiments"' \
                -DLAB_BUILD_DIR='"$(CURDIR)/$(BUILD)"'
 HOST_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -lpthread
 
-.PHONY: all deps check check-unit check-boot run bench clean format golden-regen
+.PHONY: all deps check check-unit check-slow run bench clean format golden-regen
 
 all: $(BUILD)/lab $(BUILD)/lab-agent
 
@@ -55,6 +55,14 @@ check: deps all $(UNIT_BINS)
 
 check-unit: all $(UNIT_BINS)
 	@tests/run-all.sh --unit-only $(BUILD)
+
+# Slow end-to-end tests (tens of minutes: kernel builds): tests/slow/*.sh
+# with the build dir; make-*.sh there are their helpers, not tests.
+check-slow: all
+	@fail=0; for t in tests/slow/*.sh; do \
+	    case $$t in */make-*) continue;; esac; \
+	    echo "=== slow/$$(basename $$t .sh)"; $$t $(BUILD) || fail=1; \
+	done; exit $$fail
 
 golden-regen: all $(UNIT_BINS)
 	LAB_REGENERATE_GOLDEN=1 tests/run-all.sh --unit-only $(BUILD)

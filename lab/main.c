@@ -18,6 +18,7 @@ static const struct command {
     {"profiles", cmd_profiles, "profiles                                      hardware profiles"},
     {"runs", cmd_runs, "runs                                          stored runs"},
     {"trace", cmd_trace, "trace [RUN [KERNEL]]                          the era disk's request pattern"},
+    {"bisect", cmd_bisect, "bisect --repo DIR --good REF --bad REF --metric M  find a performance change"},
     {"show", cmd_show, "show [RUN]                                    report of a stored run"},
 };
 

@@ -1,0 +1,742 @@
+/* lab bisect: find the commit that changed a measured IO figure, by
+ * building, booting and measuring commits of a kernel git repo. The
+ * decision of each step is statistical (host/bisect.h); both endpoints are
+ * re-measured first; build, boot and cell failures are skips, never bad. */
+#include "accel.h"
+#include "bisect.h"
+#include "catalog.h"
+#include "cell.h"
+#include "commands.h"
+#include "experiment.h"
+#include "kernels/build.h"
+#include "profile.h"
+#include "stats.h"
+#include "store.h"
+#include "util.h"
+#include "vm.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_COMMITS 100000
+
+struct bisect_opts {
+    const char *repo, *good, *bad, *experiment, *metric, *profile, *fragment, *cc, *accel;
+    double threshold;
+    unsigned reps, max_reps, timeout;
+    char *sets[32];
+    size_t nsets;
+    int show, list;
+    int64_t show_id;
+};
+
+static void bisect_usage(FILE *out)
+{
+    fprintf(
+        out,
+        "usage: lab bisect --repo DIR --good REF --bad REF --experiment E --metric M [options]\n"
+        "       lab bisect --show [ID] | --list\n"
+        "  -r, --repo DIR         kernel git repository\n"
+        "  -g, --good REF         a commit with the old figure\n"
+        "  -B, --bad REF          a later commit with the new figure\n"
+        "  -e, --experiment E     shipped experiment name or file (default seqread)\n"
+        "  -m, --metric M         mbps, iops or secs (see below)\n"
+        "  -T, --threshold PCT    smallest relative change that counts (default 5)\n"
+        "  -n, --reps N           runs per step, after the warm-up (default 5)\n"
+        "  -N, --max-reps N       runs at most per step when inconclusive (default 20)\n"
+        "  -p, --profile P        hardware profile (default fast)\n"
+        "  -s, --set KEY=VALUE    override an experiment key (repeatable)\n"
+        "      --config FRAGMENT  extra kernel config options for every build\n"
+        "      --cc CC            compiler for the builds\n"
+        "      --accel A          auto (default), tcg or kvm\n"
+        "      --timeout S        seconds before a cell counts as hung\n"
+        "      --show [ID]        print a stored bisection (default the newest)\n"
+        "      --list             list the stored bisections\n"
+        "metrics:\n");
+    for (size_t i = 0; lab_metric_at(i); i++) {
+        const struct lab_metric *m = lab_metric_at(i);
+        fprintf(out, "  %-5s %-5s %s; %s is better\n", m->name, m->unit, m->formula,
+                m->higher_is_better ? "higher" : "lower");
+    }
+}
+
+static int parse_opts(int argc, char **argv, struct bisect_opts *o)
+{
+    enum { O_CONFIG = 256, O_CC, O_ACCEL, O_TIMEOUT, O_SHOW, O_LIST };
+    static const struct option longopts[] = {
+        {"repo", required_argument, NULL, 'r'},
+        {"good", required_argument, NULL, 'g'},
+        {"bad", required_argument, NULL, 'B'},
+        {"experiment", required_argument, NULL, 'e'},
+        {"metric", required_argument, NULL, 'm'},
+        {"threshold", required_argument, NULL, 'T'},
+        {"reps", required_argument, NULL, 'n'},
+        {"max-reps", required_argument, NULL, 'N'},
+        {"profile", required_argument, NULL, 'p'},
+        {"set", required_argument, NULL, 's'},
+        {"config", required_argument, NULL, O_CONFIG},
+        {"cc", required_argument, NULL, O_CC},
+        {"accel", required_argument, NULL, O_ACCEL},
+        {"timeout", required_argument, NULL, O_TIMEOUT},
+        {"show", no_argument, NULL, O_SHOW},
+        {"list", no_argument, NULL, O_LIST},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int ch;
+    char *end;
+    o->experiment = "seqread";
+    o->profile = "fast";
+    o->accel = "auto";
+    o->threshold = 5;
+    o->reps = 5;
+    o->max_reps = 20;
+    o->show_id = -1;
+    while ((ch = getopt_long(argc, argv, "r:g:B:e:m:T:n:N:p:s:h", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 'r':
+            o->repo = optarg;
+            break;
+        case 'g':
+            o->good = optarg;
+            break;
+        case 'B':
+            o->bad = optarg;
+            break;
+        case 'e':
+            o->experiment = optarg;
+            break;
+        case 'm':
+            o->metric = optarg;
+            break;
+        case 'T':
+            o->threshold = strtod(optarg, &end);
+            if (*end || !(o->threshold >= 0) || o->threshold > 1000)
+                return lab_error("--threshold wants a percentage, not '%s'", optarg);
+            break;
+        case 'n':
+        case 'N': {
+            unsigned long v = strtoul(optarg, &end, 10);
+            if (*end || v < 2 || v > 1000)
+                return lab_error("--%s wants a number from 2 to 1000, not '%s'",
+                                 ch == 'n' ? "reps" : "max-reps", optarg);
+            *(ch == 'n' ? &o->reps : &o->max_reps) = (unsigned)v;
+            break;
+        }
+        case 'p':
+            o->profile = optarg;
+            break;
+        case 's':
+            if (o->nsets == sizeof o->sets / sizeof o->sets[0])
+                return lab_error("too many --set options");
+            o->sets[o->nsets++] = optarg;
+            break;
+        case O_CONFIG:
+            o->fragment = optarg;
+            break;
+        case O_CC:
+            o->cc = optarg;
+            break;
+        case O_ACCEL:
+            o->accel = optarg;
+            break;
+        case O_TIMEOUT:
+            o->timeout = (unsigned)strtoul(optarg, &end, 10);
+            if (*end || o->timeout == 0)
+                return lab_error("--timeout wants seconds, not '%s'", optarg);
+            break;
+        case O_SHOW:
+            o->show = 1;
+            break;
+        case O_LIST:
+            o->list = 1;
+            break;
+        case 'h':
+            bisect_usage(stdout);
+            exit(0);
+        default:
+            bisect_usage(stderr);
+            return -1;
+        }
+    }
+    if (o->show && optind < argc) {
+        o->show_id = strtoll(argv[optind], &end, 10);
+        if (*end || o->show_id <= 0)
+            return lab_error("--show wants a bisection id, not '%s'", argv[optind]);
+        optind++;
+    }
+    if (optind < argc)
+        return lab_error("unexpected argument '%s'", argv[optind]);
+    if (o->show || o->list)
+        return 0;
+    if (!o->repo || !o->good || !o->bad || !o->metric)
+        return lab_error("--repo, --good, --bad and --metric are required (lab bisect --help)");
+    if (o->max_reps < o->reps)
+        o->max_reps = o->reps;
+    return 0;
+}
+
+/* ---- git ---- */
+
+static char *shq(const char *s)
+{
+    size_t n = 3;
+    for (const char *p = s; *p; p++)
+        n += *p == '\'' ? 4 : 1;
+    char *out = lab_xcalloc(1, n), *w = out;
+    *w++ = '\'';
+    for (const char *p = s; *p; p++) {
+        if (*p == '\'') {
+            memcpy(w, "'\\''", 4);
+            w += 4;
+        } else {
+            *w++ = *p;
+        }
+    }
+    *w = '\'';
+    return out;
+}
+
+/* The command's whole stdout (malloc'd), NULL if it failed. */
+static char *git_out(const char *repo, const char *args)
+{
+    char *qr = shq(repo);
+    char *cmd = lab_asprintf("git -C %s %s 2>/dev/null", qr, args);
+    free(qr);
+    FILE *p = popen(cmd, "r");
+    free(cmd);
+    if (!p)
+        return NULL;
+    size_t cap = 4096, len = 0;
+    char *buf = lab_xcalloc(1, cap);
+    size_t got;
+    while ((got = fread(buf + len, 1, cap - len - 1, p)) > 0) {
+        len += got;
+        if (len + 1 == cap) {
+            cap *= 2;
+            buf = realloc(buf, cap);
+            if (!buf)
+                abort();
+        }
+    }
+    buf[len] = '\0';
+    if (pclose(p) != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+static int git_commit(const char *repo, const char *ref, char out[41])
+{
+    char *q = shq(ref);
+    char *args = lab_asprintf("rev-parse --verify -q %s^{commit}", q);
+    char *s = git_out(repo, args);
+    free(args);
+    free(q);
+    if (!s || strlen(s) < 40) {
+        free(s);
+        return lab_error("'%s' is not a commit in %s", ref, repo);
+    }
+    snprintf(out, 41, "%.40s", s);
+    free(s);
+    return 0;
+}
+
+static void git_subject(const char *repo, const char *hash, char *out, size_t len)
+{
+    char *args = lab_asprintf("log -1 --format=%%s %s", hash);
+    char *s = git_out(repo, args);
+    free(args);
+    if (s)
+        s[strcspn(s, "\n")] = '\0';
+    snprintf(out, len, "%s", s ? s : "?");
+    free(s);
+}
+
+/* good, then good..bad on the ancestry path, oldest first. */
+static size_t git_path(const char *repo, const char *good, const char *bad, char (**out)[41])
+{
+    char *args = lab_asprintf("merge-base --is-ancestor %s %s && git -C %s rev-list --reverse "
+                              "--ancestry-path %s..%s",
+                              good, bad, repo, good, bad);
+    char *s = git_out(repo, args);
+    free(args);
+    if (!s) {
+        lab_error("%.12s is not an ancestor of %.12s in %s", good, bad, repo);
+        return 0;
+    }
+    size_t n = 1, cap = 64;
+    char(*c)[41] = lab_xcalloc(cap, sizeof *c);
+    snprintf(c[0], 41, "%s", good);
+    for (char *save, *line = strtok_r(s, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (strlen(line) != 40)
+            continue;
+        if (n == cap) {
+            cap *= 2;
+            c = realloc(c, cap * sizeof *c);
+            if (!c)
+                abort();
+        }
+        snprintf(c[n++], 41, "%s", line);
+        if (n == MAX_COMMITS)
+            break;
+    }
+    free(s);
+    if (n < 2 || strcmp(c[n - 1], bad) != 0) {
+        lab_error("no commits from %.12s to %.12s in %s", good, bad, repo);
+        free(c);
+        return 0;
+    }
+    *out = c;
+    return n;
+}
+
+/* ---- measuring ---- */
+
+struct ctx {
+    const struct bisect_opts *o;
+    struct lab_experiment exp;
+    struct lab_profile profile;
+    const struct lab_metric *metric;
+    struct lab_cell_env env;
+    struct lab_store *st;
+    const char *virt_type;
+};
+
+struct values {
+    double *v;
+    size_t n, cap;
+};
+
+static void values_add(struct values *x, double v)
+{
+    if (x->n == x->cap) {
+        x->cap = x->cap ? 2 * x->cap : 32;
+        x->v = realloc(x->v, x->cap * sizeof *x->v);
+        if (!x->v)
+            abort();
+    }
+    x->v[x->n++] = v;
+}
+
+static int last_cell_cb(const struct lab_cell_info *c, void *p)
+{
+    *(int64_t *)p = c->id;
+    return 0;
+}
+
+struct sample_ctx {
+    const struct lab_metric *m;
+    unsigned warmup, seen, bad;
+    struct values *out;
+};
+
+static int sample_cb(const struct lab_sample *s, void *p)
+{
+    struct sample_ctx *c = p;
+    if (c->seen++ < c->warmup)
+        return 0;
+    double v = lab_metric_value(c->m, s);
+    if (isnan(v))
+        c->bad++;
+    else
+        values_add(c->out, v);
+    return 0;
+}
+
+/* Builds the commit (or finds it built); its kernel name into kernel. 0, or
+ * -1 when it does not build (a skip). */
+static int build_commit(struct ctx *c, const char *hash, char *kernel, size_t len)
+{
+    struct lab_build_spec b = {
+        .repo = c->o->repo, .ref = hash, .fragment = c->o->fragment, .cc = c->o->cc};
+    char *name = NULL;
+    int64_t t0 = lab_now_ns();
+    fprintf(stderr, "lab: bisect: building %.12s\n", hash);
+    if (lab_kernel_build(&b, &name) != 0)
+        return -1;
+    fprintf(stderr, "lab: bisect: %.12s is kernel %s (%.0f s)\n", hash, name,
+            (double)(lab_now_ns() - t0) / 1e9);
+    snprintf(kernel, len, "%s", name);
+    free(name);
+    return 0;
+}
+
+/* One cell of reps runs of the kernel; its values are appended. 0, or -1
+ * with the reason (a boot or cell failure: a skip). */
+static int measure(struct ctx *c, const char *kernel, unsigned reps, struct values *out,
+                   int64_t *cell_out, char *reason, size_t rlen)
+{
+    const struct lab_kernel *k = lab_kernel_find(kernel); /* builds reload the catalog */
+    *cell_out = -1;
+    if (!k) {
+        snprintf(reason, rlen, "kernel %s is not registered", kernel);
+        return -1;
+    }
+    c->exp.reps = reps;
+    struct lab_cell_spec spec = {
+        .kernel = k, .exp = &c->exp, .profile = &c->profile, .timeout_s = c->o->timeout};
+    if (lab_cell_check(&spec, reason, rlen) < 0)
+        return -1;
+    if (access(lab_agent_path(k->arch), R_OK) != 0) {
+        snprintf(reason, rlen, "the guest agent %s is missing; run `make` first",
+                 lab_agent_path(k->arch));
+        return -1;
+    }
+    if (!c->virt_type) {
+        c->virt_type = lab_accel_choose(c->o->accel, &c->env, &spec);
+        if (!c->virt_type) {
+            snprintf(reason, rlen, "no accelerator");
+            return -1;
+        }
+    }
+    spec.virt_type = c->virt_type;
+    struct lab_cell_result res;
+    int rc = lab_cell_run(&c->env, &spec, &res);
+    lab_store_foreach_cell(c->st, c->env.run_id, last_cell_cb, cell_out);
+    if (rc < 0) {
+        snprintf(reason, rlen, "cell %s: %.200s", lab_cell_status_name(res.status), res.reason);
+        return -1;
+    }
+    struct sample_ctx sc = {.m = c->metric, .warmup = c->exp.warmup, .out = out};
+    size_t before = out->n;
+    lab_store_foreach_sample(c->st, *cell_out, sample_cb, &sc);
+    if (sc.bad || out->n - before < reps) {
+        snprintf(reason, rlen, "%u of %u run(s) gave no %s",
+                 sc.bad + reps - (unsigned)(out->n - before), reps, c->metric->name);
+        return -1;
+    }
+    return 0;
+}
+
+static void fill_stats(struct lab_bisect_step *s, const struct values *v)
+{
+    if (v->n)
+        lab_summarize(v->v, v->n, &s->sum);
+    else
+        memset(&s->sum, 0, sizeof s->sum);
+}
+
+static void print_step_line(const struct lab_bisect_step *s, const char *unit)
+{
+    char what[64];
+    if (strcmp(s->role, "step") == 0)
+        snprintf(what, sizeof what, "step %d", s->step);
+    else
+        snprintf(what, sizeof what, "%s", s->role);
+    fprintf(stderr, "lab: bisect: %s %.12s \"%.50s\": ", what, s->commit, s->subject);
+    if (s->sum.n)
+        fprintf(stderr, "n=%zu mean %.2f %s (95%% CI %.2f .. %.2f) ", s->sum.n, s->sum.mean, unit,
+                s->sum.ci_lo, s->sum.ci_hi);
+    fprintf(stderr, "-> %s", lab_bisect_verdict_name(s->verdict));
+    if (s->reason[0])
+        fprintf(stderr, " (%s)", s->reason);
+    fprintf(stderr, "\n");
+}
+
+static int do_show(const struct bisect_opts *o)
+{
+    struct lab_bisect_db *db;
+    if (lab_bisect_db_open(lab_store_path(), &db) < 0)
+        return 1;
+    int rc;
+    if (o->list) {
+        rc = lab_bisect_db_list(db, stdout) < 0;
+    } else {
+        struct lab_bisect_info info;
+        struct lab_bisect_step *steps;
+        size_t n;
+        rc = lab_bisect_db_load(db, o->show_id, &info, &steps, &n);
+        if (rc == 1) {
+            lab_error("no bisection %s", o->show_id < 0 ? "stored" : "with that id");
+        } else if (rc == 0) {
+            const struct lab_metric *m = lab_metric_find(info.metric);
+            printf("bisection %lld (run %lld): %s\n", (long long)info.id, (long long)info.run,
+                   info.command_line);
+            printf("status: %s%s%s\n", info.status, info.message[0] ? ": " : "", info.message);
+            if (info.first_bad[0])
+                printf("first bad commit: %s %s\n", info.first_bad, info.first_bad_subject);
+            printf("\n");
+            lab_bisect_print_table(stdout, steps, n, m ? m->unit : info.metric);
+            free(steps);
+        }
+        rc = rc != 0;
+    }
+    lab_bisect_db_close(db);
+    return rc;
+}
+
+int cmd_bisect(int argc, char **argv)
+{
+    struct bisect_opts o = {0};
+    struct ctx c = {.o = &o};
+    char good[41], bad[41];
+    char(*commits)[41] = NULL;
+    size_t ncommits;
+    int rc = 2;
+
+    if (parse_opts(argc, argv, &o) < 0)
+        return 2;
+    if (o.show || o.list)
+        return do_show(&o);
+    if (!(c.metric = lab_metric_find(o.metric)))
+        return lab_error("unknown metric '%s' (mbps, iops or secs)", o.metric), 2;
+    if (git_commit(o.repo, o.good, good) < 0 || git_commit(o.repo, o.bad, bad) < 0)
+        return 2;
+    if (!(ncommits = git_path(o.repo, good, bad, &commits)))
+        return 2;
+    if (lab_experiment_load(o.experiment, &c.exp) < 0)
+        goto out_commits;
+    for (size_t i = 0; i < o.nsets; i++)
+        if (lab_experiment_set(&c.exp, "--set", o.sets[i]) < 0)
+            goto out_exp;
+    if (o.nsets && lab_experiment_check("--set", &c.exp) < 0)
+        goto out_exp;
+    if (c.exp.load_list || c.exp.readahead_list) {
+        lab_error("bisect measures one figure per kernel: experiment %s has a %s", c.exp.name,
+                  c.exp.load_list ? "load_list" : "readahead_list");
+        goto out_exp;
+    }
+    if (strcmp(c.metric->name, "iops") == 0 && strcmp(c.exp.test, "randread") != 0) {
+        lab_error("metric iops needs a randread experiment (%s runs %s)", c.exp.name, c.exp.test);
+        goto out_exp;
+    }
+    if (strcmp(c.metric->name, "mbps") == 0 && strcmp(c.exp.test, "seqread") != 0 &&
+        strcmp(c.exp.test, "devread") != 0) {
+        lab_error("metric mbps needs a seqread or devread experiment (%s runs %s)", c.exp.name,
+                  c.exp.test);
+        goto out_exp;
+    }
+    if (lab_profile_resolve(o.profile, &c.profile) < 0)
+        goto out_exp;
+
+    rc = 1;
+    virConnectPtr conn = lab_vm_connect();
+    if (!conn)
+        goto out_exp;
+    lab_vm_sweep_stale(conn);
+    struct lab_bisect_db *db = NULL;
+    if (lab_mkdir_p(lab_home(), 0755) < 0 || lab_store_open(lab_store_path(), &c.st) < 0)
+        goto out_conn;
+    if (lab_bisect_db_open(lab_store_path(), &db) < 0)
+        goto out_store;
+
+    char cmdline[2048] = "lab";
+    for (int i = 0; i < argc; i++)
+        snprintf(cmdline + strlen(cmdline), sizeof cmdline - strlen(cmdline), " %s", argv[i]);
+    int64_t run = lab_store_run_begin(c.st, cmdline, c.exp.name, c.profile.name);
+    struct lab_bisect_row row = {.run = run,
+                                 .command_line = cmdline,
+                                 .repo = o.repo,
+                                 .good = good,
+                                 .bad = bad,
+                                 .experiment = c.exp.name,
+                                 .metric = c.metric->name,
+                                 .profile = c.profile.name,
+                                 .threshold_pct = o.threshold,
+                                 .reps = o.reps,
+                                 .max_reps = o.max_reps};
+    int64_t bid = lab_bisect_db_begin(db, &row);
+    char *log_dir = lab_asprintf("%s/logs/run-%lld", lab_home(), (long long)run);
+    c.env = (struct lab_cell_env){.conn = conn, .store = c.st, .run_id = run, .log_dir = log_dir};
+    lab_install_signal_handlers();
+    int64_t t_start = lab_now_ns();
+
+    const char *unit = c.metric->unit;
+    enum lab_bisect_verdict *states = lab_xcalloc(ncommits, sizeof *states);
+    struct lab_bisect_step *steps = lab_xcalloc(ncommits + 2, sizeof *steps);
+    size_t nsteps = 0;
+    struct values vgood = {0}, vbad = {0};
+    const char *status = "failed";
+    char message[512] = "", first_bad[41] = "", first_subject[128] = "";
+
+    fprintf(stderr,
+            "lab: bisect %lld (run %lld): %zu commit(s) from %.12s (good) to %.12s (bad), %s %s on "
+            "%s, %u run(s) per step (up to %u), threshold %.1f%%\n",
+            (long long)bid, (long long)run, ncommits, good, bad, c.exp.name, c.metric->name,
+            c.profile.name, o.reps, o.max_reps, o.threshold);
+
+    /* 1. Both endpoints, re-measured. */
+    for (int e = 0; e < 2 && !lab_interrupted; e++) {
+        struct lab_bisect_step *s = &steps[nsteps++];
+        const char *hash = e ? bad : good;
+        struct values *v = e ? &vbad : &vgood;
+        snprintf(s->role, sizeof s->role, "%s", e ? "bad" : "good");
+        snprintf(s->commit, sizeof s->commit, "%s", hash);
+        git_subject(o.repo, hash, s->subject, sizeof s->subject);
+        s->p_good = s->p_bad = s->d_good = s->d_bad = NAN;
+        s->verdict = e ? LAB_BISECT_BAD : LAB_BISECT_GOOD;
+        if (build_commit(&c, hash, s->kernel, sizeof s->kernel) < 0) {
+            snprintf(message, sizeof message, "the %s endpoint %.12s does not build", s->role,
+                     hash);
+            s->verdict = LAB_BISECT_SKIP;
+            snprintf(s->reason, sizeof s->reason, "build failed");
+            break;
+        }
+        int64_t cell;
+        if (measure(&c, s->kernel, o.reps, v, &cell, s->reason, sizeof s->reason) < 0) {
+            if (cell > 0)
+                s->cells[s->ncells++] = cell;
+            snprintf(message, sizeof message, "the %s endpoint %.12s: %s", s->role, hash,
+                     s->reason);
+            s->verdict = LAB_BISECT_SKIP;
+            break;
+        }
+        s->cells[s->ncells++] = cell;
+        fill_stats(s, v);
+        print_step_line(s, unit);
+    }
+    if (lab_interrupted || message[0]) {
+        for (size_t i = 0; i < nsteps; i++)
+            fill_stats(&steps[i], i ? &vbad : &vgood), lab_bisect_db_add_step(db, bid, &steps[i]);
+        status = lab_interrupted ? "interrupted" : "failed";
+        if (message[0])
+            lab_error("%s", message);
+        goto done;
+    }
+    struct lab_bisect_endpoints ends;
+    lab_bisect_check_endpoints(vgood.v, vgood.n, vbad.v, vbad.n, o.threshold, LAB_STATS_ALPHA,
+                               &ends);
+    steps[1].p_good = ends.cmp.welch_p;
+    steps[1].d_good = ends.cmp.cohen_d;
+    snprintf(steps[1].reason, sizeof steps[1].reason, "%s", ends.reason);
+    for (size_t i = 0; i < nsteps; i++)
+        lab_bisect_db_add_step(db, bid, &steps[i]);
+    if (!ends.differ) {
+        printf("\n");
+        lab_bisect_print_table(stdout, steps, nsteps, unit);
+        printf("\nlab: refusing to bisect: %s\n", ends.reason);
+        snprintf(message, sizeof message, "%s", ends.reason);
+        status = "refused";
+        rc = 2;
+        goto done;
+    }
+    const char *better = (ends.direction > 0) == (c.metric->higher_is_better != 0)
+                             ? "an improvement"
+                             : "a regression";
+    fprintf(stderr, "lab: bisect: %s (%s for %s)\n", ends.reason, better, c.metric->name);
+    states[0] = LAB_BISECT_GOOD;
+    states[ncommits - 1] = LAB_BISECT_BAD;
+
+    /* 2. Steps. */
+    struct lab_bisect_pick pick;
+    for (int stepno = 1;; stepno++) {
+        pick = lab_bisect_pick_next(states, ncommits);
+        if (pick.status != LAB_BISECT_NEXT || lab_interrupted)
+            break;
+        const char *hash = commits[pick.index];
+        struct lab_bisect_step *s = &steps[nsteps++];
+        struct values v = {0};
+        s->step = stepno;
+        snprintf(s->role, sizeof s->role, "step");
+        snprintf(s->commit, sizeof s->commit, "%s", hash);
+        git_subject(o.repo, hash, s->subject, sizeof s->subject);
+        s->p_good = s->p_bad = s->d_good = s->d_bad = NAN;
+        fprintf(stderr, "lab: bisect: step %d: %.12s \"%s\" (%zu commit(s) left between)\n", stepno,
+                hash, s->subject, pick.hi - pick.lo - 1);
+        if (build_commit(&c, hash, s->kernel, sizeof s->kernel) < 0) {
+            s->verdict = LAB_BISECT_SKIP;
+            snprintf(s->reason, sizeof s->reason, "build failed (skip, like git bisect's 125)");
+        } else {
+            unsigned want = o.reps;
+            for (;;) {
+                int64_t cell;
+                char why[256];
+                int m = measure(&c, s->kernel, want, &v, &cell, why, sizeof why);
+                if (cell > 0 && s->ncells < sizeof s->cells / sizeof s->cells[0])
+                    s->cells[s->ncells++] = cell;
+                if (m < 0) {
+                    s->verdict = LAB_BISECT_SKIP;
+                    snprintf(s->reason, sizeof s->reason, "%.200s (skip)", why);
+                    break;
+                }
+                struct lab_bisect_decision d;
+                lab_bisect_decide(vgood.v, vgood.n, vbad.v, vbad.n, v.v, v.n, o.threshold,
+                                  LAB_STATS_ALPHA, &d);
+                s->verdict = d.verdict;
+                snprintf(s->reason, sizeof s->reason, "%s", d.reason);
+                if (d.have_cmp) {
+                    s->p_good = d.vs_good.welch_p;
+                    s->p_bad = d.vs_bad.welch_p;
+                    s->d_good = d.vs_good.cohen_d;
+                    s->d_bad = d.vs_bad.cohen_d;
+                }
+                if (d.verdict != LAB_BISECT_INCONCLUSIVE || lab_interrupted)
+                    break;
+                want = lab_bisect_more_reps((unsigned)v.n, o.max_reps);
+                if (want == 0) {
+                    snprintf(s->reason, sizeof s->reason, "%s; still at n=%zu (skip)", d.reason,
+                             v.n);
+                    break;
+                }
+                fprintf(stderr,
+                        "lab: bisect: step %d: inconclusive at n=%zu (%s): %u more run(s)\n",
+                        stepno, v.n, d.reason, want);
+            }
+        }
+        fill_stats(s, &v);
+        free(v.v);
+        states[pick.index] = s->verdict == LAB_BISECT_GOOD  ? LAB_BISECT_GOOD
+                             : s->verdict == LAB_BISECT_BAD ? LAB_BISECT_BAD
+                                                            : LAB_BISECT_SKIP;
+        print_step_line(s, unit);
+        lab_bisect_db_add_step(db, bid, s);
+    }
+
+    printf("\n");
+    if (lab_interrupted) {
+        status = "interrupted";
+        snprintf(message, sizeof message, "interrupted");
+        rc = 130;
+    } else if (pick.status == LAB_BISECT_FOUND) {
+        status = "found";
+        snprintf(first_bad, sizeof first_bad, "%s", commits[pick.index]);
+        git_subject(o.repo, first_bad, first_subject, sizeof first_subject);
+        snprintf(message, sizeof message, "%s", ends.reason);
+        printf("first bad commit: %s %s\n", first_bad, first_subject);
+        rc = 0;
+    } else if (pick.status == LAB_BISECT_AMBIGUOUS) {
+        status = "ambiguous";
+        snprintf(message, sizeof message,
+                 "the first bad commit is one of %zu: %.12s..%.12s (the others were skipped)",
+                 pick.hi - pick.lo, commits[pick.lo + 1], commits[pick.hi]);
+        printf("%s\n", message);
+        rc = 1;
+    } else {
+        snprintf(message, sizeof message, "the steps contradict the endpoints");
+        printf("%s\n", message);
+        rc = 1;
+    }
+    printf("%s %s: %s\n\n", c.exp.name, c.metric->name, ends.reason);
+    lab_bisect_print_table(stdout, steps, nsteps, unit);
+    fprintf(stderr, "lab: bisect %lld took %.0f s (lab bisect --show %lld)\n", (long long)bid,
+            (double)(lab_now_ns() - t_start) / 1e9, (long long)bid);
+
+done:
+    lab_bisect_db_end(db, bid, status, first_bad[0] ? first_bad : NULL,
+                      first_bad[0] ? first_subject : NULL, message);
+    lab_store_run_end(c.st, run,
+                      lab_interrupted                 ? "interrupted"
+                      : strcmp(status, "failed") == 0 ? "failed"
+                                                      : "ok");
+    free(vgood.v);
+    free(vbad.v);
+    free(states);
+    free(steps);
+    free(log_dir);
+out_store:
+    lab_bisect_db_close(db);
+    lab_store_close(c.st);
+out_conn:
+    virConnectClose(conn);
+out_exp:
+    lab_experiment_free(&c.exp);
+out_commits:
+    free(commits);
+    return rc;
+}
