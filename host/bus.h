@@ -3,12 +3,12 @@
 #define LAB_BUS_H
 
 struct lab_bus {
-    const char *name;         /* what the user types: ide, sata, scsi, virtio-scsi */
-    const char *libvirt_bus;  /* <target bus=...> */
-    const char *target;       /* <target dev=...> for the first data disk */
-    const char *target2;      /* and for the second (IDE: the secondary master) */
-    const char *scsi_model;   /* controller model, for SCSI buses */
-    const char *machine;      /* QEMU machine type that has the controller */
+    const char *name;        /* what the user types: ide, sata, scsi, virtio-scsi */
+    const char *libvirt_bus; /* <target bus=...> */
+    const char *target;      /* <target dev=...> for the first data disk */
+    const char *target2;     /* and for the second (IDE: the secondary master) */
+    const char *scsi_model;  /* controller model, for SCSI buses */
+    const char *machine;     /* QEMU machine type that has the controller */
     const char *description;
 };
 

@@ -101,7 +101,9 @@ static unsigned cell_timeout(const struct lab_cell_spec *spec)
     else if (strcmp(e->test, "treeread") == 0 || strcmp(e->test, "contest") == 0)
         per_run = (uint64_t)e->tree_files * 16384 * (1 + e->cpu_rounds) / (2 << 20);
     else if (strcmp(e->test, "devread") == 0)
-        per_run = (e->read_size ? e->read_size : e->disk_size ? e->disk_size : 1ULL << 30) /
+        per_run = (e->read_size   ? e->read_size
+                   : e->disk_size ? e->disk_size
+                                  : 1ULL << 30) /
                   (2 << 20);
     else
         per_run = e->file_size / (2 << 20);

@@ -16,15 +16,15 @@ struct lab_kernel;
 enum lab_cell_status { LAB_CELL_OK, LAB_CELL_FAILED, LAB_CELL_INTERRUPTED };
 
 struct lab_cell_spec {
-    int index;                      /* position in the run's matrix */
+    int index; /* position in the run's matrix */
     const struct lab_kernel *kernel;
     const struct lab_experiment *exp;
     const struct lab_profile *profile; /* NULL: fast */
-    const struct lab_bus *bus;      /* NULL: the profile's bus */
-    const char *channel;            /* NULL: the era's; "virtio-port" or "uart" to force */
-    const char *virt_type;          /* "qemu" (TCG) or "kvm" */
-    unsigned timeout_s;             /* whole cell; 0 = derived from the work */
-    int hello_only;                 /* stop at the agent's hello (probes, boot benchmarks) */
+    const struct lab_bus *bus;         /* NULL: the profile's bus */
+    const char *channel;               /* NULL: the era's; "virtio-port" or "uart" to force */
+    const char *virt_type;             /* "qemu" (TCG) or "kvm" */
+    unsigned timeout_s;                /* whole cell; 0 = derived from the work */
+    int hello_only;                    /* stop at the agent's hello (probes, boot benchmarks) */
 };
 
 struct lab_cell_result {
@@ -39,7 +39,7 @@ struct lab_cell_env {
     virConnectPtr conn;
     struct lab_store *store; /* may be NULL (benchmarks, probes) */
     int64_t run_id;
-    const char *log_dir;     /* console logs are kept here */
+    const char *log_dir; /* console logs are kept here */
 };
 
 int lab_cell_run(const struct lab_cell_env *env, const struct lab_cell_spec *spec,

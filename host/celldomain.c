@@ -31,11 +31,12 @@ static char *kernel_cmdline(const struct lab_era *era, const struct lab_bus *bus
      * boot on machine pc only with noapic (measured here, 2.6.10-2.6.36). */
     const char *root = era->boot == LAB_BOOT_EXT2_INITRD ? " root=/dev/ram0 rw init=/init" : "";
     const char *noapic = era->version < LAB_KV(3, 0, 0) ? " noapic" : "";
-    char *cmd = lab_asprintf("console=ttyS0 panic=1 loglevel=4%s%s%s%s %s%s%s lab.dev=%s "
-                             "lab.dev2=%s lab.chan=%s",
-                             root, noapic, sched.boot_param[0] ? " " : "", sched.boot_param, agent,
-                             sched.agent_key[0] ? " " : "", sched.agent_key, guest_disk(era, bus, 0),
-                             guest_disk(era, bus, 1), channel == LAB_CHANNEL_UART ? "ttyS1" : "virtio");
+    char *cmd =
+        lab_asprintf("console=ttyS0 panic=1 loglevel=4%s%s%s%s %s%s%s lab.dev=%s "
+                     "lab.dev2=%s lab.chan=%s",
+                     root, noapic, sched.boot_param[0] ? " " : "", sched.boot_param, agent,
+                     sched.agent_key[0] ? " " : "", sched.agent_key, guest_disk(era, bus, 0),
+                     guest_disk(era, bus, 1), channel == LAB_CHANNEL_UART ? "ttyS1" : "virtio");
     free(agent);
     return cmd;
 }

@@ -70,8 +70,8 @@ static int write_disk(xmlTextWriterPtr w, const struct lab_domain_disk *d)
     if (d->nbd_socket) {
         W(xmlTextWriterStartElement(w, X("source")));
         W(attr(w, "protocol", "nbd"));
-        W(empty_elem(w, "host", (const char *[]){"transport", "unix", "socket", d->nbd_socket,
-                                                 NULL}));
+        W(empty_elem(w, "host",
+                     (const char *[]){"transport", "unix", "socket", d->nbd_socket, NULL}));
         W(xmlTextWriterEndElement(w));
     } else {
         W(empty_elem(w, "source", (const char *[]){"file", d->path, NULL}));
@@ -122,7 +122,8 @@ static int write_channel(xmlTextWriterPtr w, const struct lab_domain_spec *s)
     W(xmlTextWriterStartElement(w, X("channel")));
     W(attr(w, "type", "unix"));
     W(empty_elem(w, "source", (const char *[]){"mode", "bind", "path", s->agent_socket, NULL}));
-    W(empty_elem(w, "target", (const char *[]){"type", "virtio", "name", LAB_PROTO_PORT_NAME, NULL}));
+    W(empty_elem(w, "target",
+                 (const char *[]){"type", "virtio", "name", LAB_PROTO_PORT_NAME, NULL}));
     W(xmlTextWriterEndElement(w));
     return 0;
 fail:

@@ -62,7 +62,8 @@ static const struct key_def keys[] = {
     {"tree_copies", KEY_UINT, OFF(tree_copies), 1, 16, "copies of the tree: /tree0, /tree1, ..."},
     {"tree_seed", KEY_UINT, OFF(tree_seed), 0, 1000000, "the tree generator's seed"},
     {"disk_free", KEY_SIZE, OFF(disk_free), 0, 1ULL << 40, "free space on a tree disk"},
-    {"load", KEY_LOAD, OFF(load), 0, 0, "background load: none, copy, io_load, io_other, read_load"},
+    {"load", KEY_LOAD, OFF(load), 0, 0,
+     "background load: none, copy, io_load, io_other, read_load"},
     {"load_list", KEY_LOAD_LIST, OFF(load_list), 0, 0,
      "loads to run one cell each with, like none,io_load,io_other,read_load"},
     {"load_size", KEY_SIZE, OFF(load_size), 1 << 20, 64ULL << 30, "io_load: bytes per file"},
@@ -133,7 +134,8 @@ static int parse_size(const char *s, uint64_t *out)
     return 0;
 }
 
-static int set_key(struct lab_experiment *exp, const char *where, const char *key, const char *value)
+static int set_key(struct lab_experiment *exp, const char *where, const char *key,
+                   const char *value)
 {
     const struct key_def *def = NULL;
     uint64_t v;
@@ -222,8 +224,7 @@ static int set_key(struct lab_experiment *exp, const char *where, const char *ke
                              def->type == KEY_UINT ? "number" : "size (like 256M)", value);
         if (v < def->min || v > def->max)
             return lab_error("%s: %s = %s is out of range [%llu, %llu] (%s)", where, key, value,
-                             (unsigned long long)def->min, (unsigned long long)def->max,
-                             def->help);
+                             (unsigned long long)def->min, (unsigned long long)def->max, def->help);
         if (def->type != KEY_UINT)
             *(uint64_t *)field = v;
         else
@@ -269,9 +270,9 @@ static void set_defaults(struct lab_experiment *exp)
 static const struct {
     const char *test, *default_disk, *disks;
 } test_disks[] = {
-    {"seqread", "ext2", "ext2 ext3tree"}, {"devread", "raw", "raw ext2 ext3tree"},
+    {"seqread", "ext2", "ext2 ext3tree"},     {"devread", "raw", "raw ext2 ext3tree"},
     {"randread", "raw", "raw ext2 ext3tree"}, {"treeread", "ext3tree", "ext3tree"},
-    {"overwrite", "ext3tree", "ext3tree"}, {"contest", "ext3tree", "ext3tree"},
+    {"overwrite", "ext3tree", "ext3tree"},    {"contest", "ext3tree", "ext3tree"},
 };
 
 int lab_experiment_check(const char *where, struct lab_experiment *exp)
@@ -406,9 +407,9 @@ char *lab_experiment_cmdline(const struct lab_experiment *exp)
                      ? lab_asprintf(" lab.load=%s lab.load_size=%llu", exp->load,
                                     (unsigned long long)exp->load_size)
                      : lab_xstrdup("");
-    char *tunables = lab_asprintf("%s%s%s%s", exp->sysfs ? " lab.sysfs=" : "",
-                                  exp->sysfs ? exp->sysfs : "", exp->elvtune ? " lab.elvtune=" : "",
-                                  exp->elvtune ? exp->elvtune : "");
+    char *tunables =
+        lab_asprintf("%s%s%s%s", exp->sysfs ? " lab.sysfs=" : "", exp->sysfs ? exp->sysfs : "",
+                     exp->elvtune ? " lab.elvtune=" : "", exp->elvtune ? exp->elvtune : "");
     char *cmd = lab_asprintf(
         "lab.test=%s lab.reps=%u lab.bs=%llu lab.ra=%u lab.size=%llu lab.verify=%u "
         "lab.direct=%u lab.qd=%u lab.count=%u lab.span=%llu lab.offset=%llu "

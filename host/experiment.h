@@ -14,31 +14,31 @@ struct lab_experiment {
     unsigned reps;   /* runs per cell that count */
     unsigned warmup; /* runs before those, stored but left out of statistics */
     uint64_t block_size;
-    unsigned readahead; /* sectors; 0 = the kernel's default */
+    unsigned readahead;   /* sectors; 0 = the kernel's default */
     char *readahead_list; /* "256,128,64": a sweep, reps runs at each, in one boot */
     uint64_t file_size;
-    unsigned verify;  /* agent checks every word it read */
-    unsigned timeout; /* seconds per cell; 0 = derived from the work */
-    char *disk;       /* data disk: "ext2" (with the test file), "raw" or "ext3tree" */
-    int disk_defaulted; /* disk came from the test's default, not a key */
-    uint64_t disk_size;  /* raw disk bytes; 0 = the profile's full capacity */
-    uint64_t read_size;  /* devread: bytes per run; 0 = the whole device */
-    unsigned direct;  /* O_DIRECT */
-    unsigned qd;      /* randread queue depth */
-    unsigned count;   /* randread requests per run */
+    unsigned verify;       /* agent checks every word it read */
+    unsigned timeout;      /* seconds per cell; 0 = derived from the work */
+    char *disk;            /* data disk: "ext2" (with the test file), "raw" or "ext3tree" */
+    int disk_defaulted;    /* disk came from the test's default, not a key */
+    uint64_t disk_size;    /* raw disk bytes; 0 = the profile's full capacity */
+    uint64_t read_size;    /* devread: bytes per run; 0 = the whole device */
+    unsigned direct;       /* O_DIRECT */
+    unsigned qd;           /* randread queue depth */
+    unsigned count;        /* randread requests per run */
     uint64_t span, offset; /* randread: where on the device; span 0 = all of it */
     /* Tree disks (disk = ext3tree): big_file of file_size and copies of a
      * synthetic source tree, /tree0 ... */
     unsigned tree_files, tree_dirs, tree_copies, tree_seed;
-    uint64_t disk_free; /* free space on a tree disk for copies and loads */
-    char *load;         /* background load during each run: none, copy, io_load, ... */
-    char *load_list;    /* "none,io_load,...": one cell per kernel and load (contest) */
-    uint64_t load_size; /* io_load/io_other: bytes per written file */
-    unsigned write_pct; /* overwrite: share of writes */
+    uint64_t disk_free;  /* free space on a tree disk for copies and loads */
+    char *load;          /* background load during each run: none, copy, io_load, ... */
+    char *load_list;     /* "none,io_load,...": one cell per kernel and load (contest) */
+    uint64_t load_size;  /* io_load/io_other: bytes per written file */
+    unsigned write_pct;  /* overwrite: share of writes */
     unsigned cpu_rounds; /* contest: CPU work per byte read */
-    char *scheduler;    /* IO scheduler, by the era's means; NULL = the default */
-    char *sysfs;        /* queue tunables, "read_ahead_kb:128,iosched/quantum:4" */
-    char *elvtune;      /* 2.4: "READ_LATENCY,WRITE_LATENCY" */
+    char *scheduler;     /* IO scheduler, by the era's means; NULL = the default */
+    char *sysfs;         /* queue tunables, "read_ahead_kb:128,iosched/quantum:4" */
+    char *elvtune;       /* 2.4: "READ_LATENCY,WRITE_LATENCY" */
 };
 
 /* NAME is a shipped experiment (lab/experiments/NAME.exp) or a path. */

@@ -23,8 +23,8 @@ const char *lab_hdd_filter_path(void)
     static char *path;
     const char *env = getenv("LAB_HDD_FILTER");
     if (!path)
-        path = env && *env ? lab_xstrdup(env)
-                           : lab_asprintf("%s/nbdkit-hdd-filter.so", LAB_BUILD_DIR);
+        path =
+            env && *env ? lab_xstrdup(env) : lab_asprintf("%s/nbdkit-hdd-filter.so", LAB_BUILD_DIR);
     return path;
 }
 

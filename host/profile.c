@@ -93,7 +93,8 @@ int lab_profiles_list(FILE *out)
     if (n < 0)
         return lab_error("cannot list %s", lab_profiles_dir());
     fprintf(out, "%-16s %-5s %s\n", "PROFILE", "BUS", "KEY FIGURES");
-    fprintf(out, "%-16s %-5s %s\n", "fast", "ide", "no timing model: as fast as QEMU serves the image");
+    fprintf(out, "%-16s %-5s %s\n", "fast", "ide",
+            "no timing model: as fast as QEMU serves the image");
     fprintf(out, "%-16s %-5s %s\n", "iotune:B,IOPS", "ide",
             "QEMU throttling only (bytes/s, IOPS): no seek, rotation or drive cache");
     for (int i = 0; i < n; i++) {

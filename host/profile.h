@@ -13,11 +13,11 @@ enum lab_profile_kind { LAB_PROFILE_FAST, LAB_PROFILE_MODEL, LAB_PROFILE_IOTUNE 
 struct lab_profile {
     char name[64];
     enum lab_profile_kind kind;
-    char path[4096];            /* the profile file (model profiles) */
-    struct hdd_params params;   /* model profiles */
-    const char *bus;            /* the bus the era hardware had */
-    unsigned rpm;               /* told to the guest; 0 for fast */
-    unsigned memory_mib;        /* guest RAM; 0 = the lab's default */
+    char path[4096];          /* the profile file (model profiles) */
+    struct hdd_params params; /* model profiles */
+    const char *bus;          /* the bus the era hardware had */
+    unsigned rpm;             /* told to the guest; 0 for fast */
+    unsigned memory_mib;      /* guest RAM; 0 = the lab's default */
     unsigned long long iotune_bytes, iotune_iops;
 };
 

@@ -37,23 +37,32 @@ struct column {
     enum metric m;
     const char *title;
     int decimals;
-    int stats;       /* 1: min mean max stddev; 0: mean only */
+    int stats; /* 1: min mean max stddev; 0: mean only */
 };
 
 struct shape {
     const char *test;
     int bytes_per_run; /* the header says how much each run read */
     const char *unit_note;
-    enum metric compare;       /* the metric kernels are compared on */
+    enum metric compare; /* the metric kernels are compared on */
     const char *compare_name;
     struct column cols[8];
 };
 
 static const struct shape shapes[] = {
-    {"seqread", 1, "time in s, guest clock; MB/s = 10^6 bytes/s", M_MBPS, "MB/s",
-     {{M_SECS, "time", 3, 1}, {M_MBPS, "MB/s", 1, 1}, {M_USER, "user", 3, 0},
+    {"seqread",
+     1,
+     "time in s, guest clock; MB/s = 10^6 bytes/s",
+     M_MBPS,
+     "MB/s",
+     {{M_SECS, "time", 3, 1},
+      {M_MBPS, "MB/s", 1, 1},
+      {M_USER, "user", 3, 0},
       {M_SYS, "sys", 3, 0}}},
-    {"devread", 1, "time in s; MB/s = 10^6 bytes/s; CPU % from /proc/stat over each run", M_MBPS,
+    {"devread",
+     1,
+     "time in s; MB/s = 10^6 bytes/s; CPU % from /proc/stat over each run",
+     M_MBPS,
      "MB/s",
      {{M_SECS, "time", 3, 1},
       {M_MBPS, "MB/s", 1, 1},
@@ -61,7 +70,11 @@ static const struct shape shapes[] = {
       {M_CPU_SYS, "%sys", 1, 0},
       {M_CPU_IOWAIT, "%iowait", 1, 0},
       {M_CPU_IDLE, "%idle", 1, 0}}},
-    {"randread", 0, "IOPS per run; latency per request in ms, in the guest", M_IOPS, "IOPS",
+    {"randread",
+     0,
+     "IOPS per run; latency per request in ms, in the guest",
+     M_IOPS,
+     "IOPS",
      {{M_IOPS, "IOPS", 1, 1},
       {M_LAT_MEAN, "lat mean", 3, 0},
       {M_LAT_P50, "p50", 3, 0},
@@ -70,7 +83,10 @@ static const struct shape shapes[] = {
       {M_CPU_IOWAIT, "%iowait", 1, 0}}},
     /* Seed 003: min, avg, max, stddev of the run time and the CPU split,
      * with the background copy's progress. */
-    {"treeread", 1, "time in s to read every file of a tree; CPU % from /proc/stat", M_SECS,
+    {"treeread",
+     1,
+     "time in s to read every file of a tree; CPU % from /proc/stat",
+     M_SECS,
      "time",
      {{M_SECS, "time", 3, 1},
       {M_FILES, "files", 0, 0},
@@ -78,8 +94,11 @@ static const struct shape shapes[] = {
       {M_CPU_SYS, "%system", 1, 0},
       {M_CPU_IOWAIT, "%iowait", 1, 0},
       {M_LOADS, "loads", 1, 0}}},
-    {"overwrite", 0, "4 KiB O_DIRECT random reads and writes in the big file; latency in ms",
-     M_OPS, "ops/s",
+    {"overwrite",
+     0,
+     "4 KiB O_DIRECT random reads and writes in the big file; latency in ms",
+     M_OPS,
+     "ops/s",
      {{M_SECS, "time", 3, 1},
       {M_OPS, "ops/s", 1, 0},
       {M_LAT_P50, "p50", 3, 0},
@@ -88,8 +107,11 @@ static const struct shape shapes[] = {
       {M_CPU_IOWAIT, "%iowait", 1, 0},
       {M_LOADS, "loads", 1, 0}}},
     /* Seed 001, contest's columns: Time, CPU%, Loads, LCPU%, Ratio. */
-    {"contest", 0, "contest: the foreground job's time under each load, Ratio against no load",
-     M_SECS, "time",
+    {"contest",
+     0,
+     "contest: the foreground job's time under each load, Ratio against no load",
+     M_SECS,
+     "time",
      {{M_SECS, "Time", 2, 1},
       {M_FG_CPU, "CPU%", 1, 0},
       {M_LOADS, "Loads", 1, 0},
@@ -103,7 +125,7 @@ struct kernel_rows {
     long ra;    /* readahead of the row's samples in a sweep; -1 otherwise */
     int warmup; /* samples with rep < warmup (in each sweep group) are left out */
     char kernel[128];
-    char label[160]; /* what the row is called in the table */
+    char label[160];  /* what the row is called in the table */
     char variant[32]; /* the background load, for rows compared across kernels */
     char status[32];
     char reason[1024];

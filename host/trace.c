@@ -98,8 +98,7 @@ int lab_trace_summarize(FILE *in, struct lab_trace_window window, struct lab_tra
             free(reqs);
             return -1;
         }
-        if (window.to_ns &&
-            (t0 + r.arrival < window.from_ns || t0 + r.arrival > window.to_ns))
+        if (window.to_ns && (t0 + r.arrival < window.from_ns || t0 + r.arrival > window.to_ns))
             continue;
         r.op = lookup(op, op_names, 3);
         r.outcome = lookup(outcome, outcome_names, 3);
@@ -130,8 +129,9 @@ static double pct(uint64_t part, uint64_t whole)
 void lab_trace_print(FILE *out, const struct lab_trace_summary *s)
 {
     uint64_t rw = s->reads + s->writes;
-    fprintf(out, "%" PRIu64 " requests: %" PRIu64 " reads (%.1f MiB), %" PRIu64
-                 " writes (%.1f MiB), %" PRIu64 " flushes, over %.3f s\n",
+    fprintf(out,
+            "%" PRIu64 " requests: %" PRIu64 " reads (%.1f MiB), %" PRIu64
+            " writes (%.1f MiB), %" PRIu64 " flushes, over %.3f s\n",
             s->requests, s->reads, (double)s->bytes_read / (1 << 20), s->writes,
             (double)s->bytes_written / (1 << 20), s->flushes, (double)s->span_ns / 1e9);
     fprintf(out, "  request size      count   share\n");
@@ -148,7 +148,8 @@ void lab_trace_print(FILE *out, const struct lab_trace_summary *s)
     fprintf(out, "  drive cache       %5.1f%% hit, %.1f%% partial, %.1f%% miss (reads)\n",
             pct(s->hits, s->reads), pct(s->partial, s->reads), pct(s->misses, s->reads));
     fprintf(out,
-            "  idle gaps         %" PRIu64 ", mean %.2f ms, %.1f%% of the span: the drive waited for "
+            "  idle gaps         %" PRIu64
+            ", mean %.2f ms, %.1f%% of the span: the drive waited for "
             "the kernel\n",
             s->idle_gaps, s->idle_gaps ? (double)s->idle_ns / (double)s->idle_gaps / 1e6 : 0.0,
             s->span_ns ? 100.0 * (double)s->idle_ns / (double)s->span_ns : 0.0);

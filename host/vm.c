@@ -80,8 +80,8 @@ void lab_vm_sweep_stale(virConnectPtr conn)
     for (int i = 0; i < n; i++) {
         const char *name = virDomainGetName(doms[i]);
         long pid;
-        if (name && sscanf(name, "lab-%ld-", &pid) == 1 && pid > 0 &&
-            kill((pid_t)pid, 0) < 0 && errno == ESRCH) {
+        if (name && sscanf(name, "lab-%ld-", &pid) == 1 && pid > 0 && kill((pid_t)pid, 0) < 0 &&
+            errno == ESRCH) {
             lab_warn("destroying %s, left by lab process %ld that no longer runs", name, pid);
             virDomainDestroy(doms[i]);
         }
@@ -103,8 +103,7 @@ int lab_vm_running(virDomainPtr dom)
     int state = 0, reason = 0;
     if (virDomainGetState(dom, &state, &reason, 0) < 0)
         return 0; /* a transient domain that stopped no longer exists */
-    return state == VIR_DOMAIN_RUNNING || state == VIR_DOMAIN_BLOCKED ||
-           state == VIR_DOMAIN_PAUSED;
+    return state == VIR_DOMAIN_RUNNING || state == VIR_DOMAIN_BLOCKED || state == VIR_DOMAIN_PAUSED;
 }
 
 void lab_vm_teardown(virDomainPtr dom)

@@ -73,11 +73,28 @@ int lab_ext2_initrd_get(const struct lab_initramfs_spec *spec, char **path_out)
     /* 1 KiB blocks and 128-byte inodes, features 2.4's ext2 knows;
      * fixed UUID, hash seed and time so the same inputs give the same bytes.
      * 8 MiB holds the agent and a 2.4 cell's few files with room to spare. */
-    char *argv[] = {"mke2fs", "-q", "-F", "-t", "ext2", "-b", "1024", "-I", "128", "-m", "0",
-                    "-O", "none,filetype,sparse_super", "-U",
-                    "6c616231-0000-4000-8000-000000000024", "-E",
+    char *argv[] = {"mke2fs",
+                    "-q",
+                    "-F",
+                    "-t",
+                    "ext2",
+                    "-b",
+                    "1024",
+                    "-I",
+                    "128",
+                    "-m",
+                    "0",
+                    "-O",
+                    "none,filetype,sparse_super",
+                    "-U",
+                    "6c616231-0000-4000-8000-000000000024",
+                    "-E",
                     "hash_seed=6c616231-0000-4000-8000-000000000024,root_owner=0:0,nodiscard",
-                    "-d", root, img, "8192", NULL};
+                    "-d",
+                    root,
+                    img,
+                    "8192",
+                    NULL};
     setenv("E2FSPROGS_FAKE_TIME", "1000000000", 1);
     char *log = lab_asprintf("%s/mke2fs.log", tmp);
     int st = lab_spawn_wait(argv, log);

@@ -23,8 +23,7 @@ int cmd_experiments(int argc, char **argv)
 {
     struct dirent **list;
     int n = scandir(lab_experiments_dir(), &list, is_exp, by_name), rc = 0;
-    if (n < 0)
-        {
+    if (n < 0) {
         lab_error("cannot list %s", lab_experiments_dir());
         return 1;
     }

@@ -18,8 +18,8 @@
 #include <unistd.h>
 
 #define MAX_KERNELS 32
-#define MAX_LOADS 8
-#define MAX_CELLS (MAX_KERNELS * MAX_LOADS)
+#define MAX_LOADS   8
+#define MAX_CELLS   (MAX_KERNELS * MAX_LOADS)
 
 struct run_opts {
     char *kernels;
@@ -53,12 +53,17 @@ static void run_usage(FILE *out)
 static int parse_opts(int argc, char **argv, struct run_opts *o)
 {
     static const struct option longopts[] = {
-        {"kernels", required_argument, NULL, 'k'}, {"experiment", required_argument, NULL, 'e'},
-        {"reps", required_argument, NULL, 'n'},    {"set", required_argument, NULL, 's'},
-        {"accel", required_argument, NULL, 'a'},   {"timeout", required_argument, NULL, 't'},
-        {"profile", required_argument, NULL, 'p'}, {"bus", required_argument, NULL, 'b'},
+        {"kernels", required_argument, NULL, 'k'},
+        {"experiment", required_argument, NULL, 'e'},
+        {"reps", required_argument, NULL, 'n'},
+        {"set", required_argument, NULL, 's'},
+        {"accel", required_argument, NULL, 'a'},
+        {"timeout", required_argument, NULL, 't'},
+        {"profile", required_argument, NULL, 'p'},
+        {"bus", required_argument, NULL, 'b'},
         {"channel", required_argument, NULL, 'c'},
-        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
     int ch;
     char *end;
@@ -283,10 +288,11 @@ int cmd_run(int argc, char **argv)
             lab_error("cell %s/%s %s: %s", kname, what, lab_cell_status_name(res.status),
                       res.reason);
         } else {
-            fprintf(stderr,
-                    "lab: [%zu/%zu] %s: %u run(s) + %u warm-up, agent up after %.1f s, cell %.1f s\n",
-                    i + 1, ncells, kname, res.samples - exp.warmup, exp.warmup,
-                    (double)res.hello_ns / 1e9, (double)res.total_ns / 1e9);
+            fprintf(
+                stderr,
+                "lab: [%zu/%zu] %s: %u run(s) + %u warm-up, agent up after %.1f s, cell %.1f s\n",
+                i + 1, ncells, kname, res.samples - exp.warmup, exp.warmup,
+                (double)res.hello_ns / 1e9, (double)res.total_ns / 1e9);
         }
     }
     const char *status = lab_interrupted ? "interrupted" : failed ? "failed" : "ok";
@@ -294,7 +300,8 @@ int cmd_run(int argc, char **argv)
     printf("\n");
     lab_report_run(stdout, st, run);
     if (lab_interrupted)
-        fprintf(stderr, "lab: interrupted; the samples measured so far are stored (lab show %lld)\n",
+        fprintf(stderr,
+                "lab: interrupted; the samples measured so far are stored (lab show %lld)\n",
                 (long long)run);
     rc = lab_interrupted ? 130 : failed ? 1 : 0;
 out_store:

@@ -49,18 +49,18 @@ int cmd_show(int argc, char **argv)
         if (*end || run <= 0) {
             lab_store_close(st);
             {
-        lab_error("not a run number: '%s' (see `lab runs`)", argv[1]);
-        return 2;
-    }
+                lab_error("not a run number: '%s' (see `lab runs`)", argv[1]);
+                return 2;
+            }
         }
     } else {
         run = lab_store_last_run(st);
         if (run < 0) {
             lab_store_close(st);
             {
-        lab_error("the store %s holds no runs yet", lab_store_path());
-        return 1;
-    }
+                lab_error("the store %s holds no runs yet", lab_store_path());
+                return 1;
+            }
         }
     }
     int rc = lab_report_run(stdout, st, run) < 0 ? 1 : 0;

@@ -39,7 +39,8 @@ static int show_cell(const struct lab_cell_info *ci, void *arg)
     if (!lab_store_cell_get(t->st, ci->id, "trace", path, sizeof path))
         return 0;
     char warmup[16];
-    t->warmup = lab_store_cell_get(t->st, ci->id, "warmup", warmup, sizeof warmup) ? atoi(warmup) : 0;
+    t->warmup =
+        lab_store_cell_get(t->st, ci->id, "warmup", warmup, sizeof warmup) ? atoi(warmup) : 0;
     t->window = (struct lab_trace_window){0, 0};
     lab_store_foreach_sample(t->st, ci->id, widen, t);
     FILE *f = fopen(path, "r");

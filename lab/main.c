@@ -10,23 +10,26 @@
 static const struct command {
     const char *name;
     int (*fn)(int, char **);
-    const char *usage;
+    const char *args, *what;
 } commands[] = {
-    {"run", cmd_run, "run --kernels A,B [--experiment E] [--reps N]   boot kernels, run, compare"},
-    {"kernels", cmd_kernels, "kernels list|show|fetch|era|add|build|...    kernel catalog, user kernels, builds"},
-    {"experiments", cmd_experiments, "experiments                                   shipped experiments"},
-    {"profiles", cmd_profiles, "profiles                                      hardware profiles"},
-    {"runs", cmd_runs, "runs                                          stored runs"},
-    {"trace", cmd_trace, "trace [RUN [KERNEL]]                          the era disk's request pattern"},
-    {"bisect", cmd_bisect, "bisect --repo DIR --good REF --bad REF --metric M  find a performance change"},
-    {"show", cmd_show, "show [RUN]                                    report of a stored run"},
+    {"run", cmd_run, "--kernels A,B [--experiment E] [--profile P]", "boot kernels, run, compare"},
+    {"kernels", cmd_kernels, "list|show|era|fetch|add|remove|build|toolchain",
+     "catalog, era facts, user kernels, builds"},
+    {"bisect", cmd_bisect, "--repo DIR --good REF --bad REF --metric M",
+     "find the commit that changed performance"},
+    {"experiments", cmd_experiments, "", "the shipped experiments"},
+    {"profiles", cmd_profiles, "", "the hardware profiles"},
+    {"runs", cmd_runs, "", "stored runs"},
+    {"show", cmd_show, "[RUN]", "report of a stored run"},
+    {"trace", cmd_trace, "[RUN [KERNEL]]", "the era disk's request pattern in a run"},
 };
 
 static void usage(FILE *out)
 {
     fprintf(out, "usage: lab [-v] COMMAND [ARGS]\n\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(out, "  lab %s\n", commands[i].usage);
+        fprintf(out, "  lab %-12s %-48s %s\n", commands[i].name, commands[i].args,
+                commands[i].what);
     fprintf(out, "\nlab COMMAND --help shows a command's options. Cache: %s\n", lab_home());
 }
 

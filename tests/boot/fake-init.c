@@ -3,11 +3,11 @@
  * GARBAGE: writes one malformed record on the agent port (the lab must
  * refuse it with a clear message). Needs a kernel with virtio_console
  * built in (Debian 6.12). */
-#define SYS_write 1
-#define SYS_open 2
+#define SYS_write     1
+#define SYS_open      2
 #define SYS_nanosleep 35
-#define SYS_mount 165
-#define SYS_mkdir 83
+#define SYS_mount     165
+#define SYS_mkdir     83
 
 static long sys(long n, long a, long b, long c, long d, long e)
 {

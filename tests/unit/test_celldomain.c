@@ -31,8 +31,8 @@ static char *cell_xml(const char *version, const char *arch, const char *bus_nam
     assert_int_equal(lab_profile_resolve(profile_name, &profile), 0);
     assert_int_equal(lab_experiment_parse("t.exp", "test = seqread\nreps = 3\n", &exp), 0);
     const struct lab_bus *bus = lab_bus_find(bus_name);
-    enum lab_channel_kind ch = era.channel == LAB_AGENT_CHAN_VIRTIO_PORT ? LAB_CHANNEL_VIRTIO_SERIAL
-                                                                        : LAB_CHANNEL_UART;
+    enum lab_channel_kind ch =
+        era.channel == LAB_AGENT_CHAN_VIRTIO_PORT ? LAB_CHANNEL_VIRTIO_SERIAL : LAB_CHANNEL_UART;
     *cmdline = lab_cell_domain(&era, bus, ch, &profile, &exp, "qemu", &paths, &ds);
     char *xml = lab_domain_xml(&ds);
     lab_experiment_free(&exp);

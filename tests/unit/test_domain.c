@@ -108,10 +108,8 @@ static void test_escaping(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_ide_virtio_serial),
-        cmocka_unit_test(test_uart_channel),
-        cmocka_unit_test(test_nbd_buses),
-        cmocka_unit_test(test_iotune),
+        cmocka_unit_test(test_ide_virtio_serial), cmocka_unit_test(test_uart_channel),
+        cmocka_unit_test(test_nbd_buses),         cmocka_unit_test(test_iotune),
         cmocka_unit_test(test_escaping),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -67,7 +67,8 @@ static void test_refusals(void **state)
         {"test = seqread\nblock_size = 8M\n", "t.exp:2: block_size = 8M is out of range"},
         {"test = seqread\nreps = 3x\n", "t.exp:2: value of 'reps' is not a number"},
         {"test = seqread\nfile_size = lots\n", "t.exp:2: value of 'file_size' is not a size"},
-        {"test = seqwrite\n", "t.exp:1: unknown test 'seqwrite' (known: seqread, devread, randread, treeread, overwrite, contest)"},
+        {"test = seqwrite\n", "t.exp:1: unknown test 'seqwrite' (known: seqread, devread, "
+                              "randread, treeread, overwrite, contest)"},
         {"reps = 2\n", "t.exp: no 'test = ...' line"},
         {"test seqread\n", "t.exp:1: expected 'key = value'"},
     };
@@ -96,7 +97,8 @@ static void test_raw_disk_keys(void **state)
     free(cmd);
     lab_experiment_free(&e);
     assert_int_equal(parse_capturing("test = seqread\ndisk = raw\n", &e), -1);
-    assert_non_null(strstr(captured, "test seqread cannot use disk = raw (it needs one of: ext2 ext3tree)"));
+    assert_non_null(
+        strstr(captured, "test seqread cannot use disk = raw (it needs one of: ext2 ext3tree)"));
     assert_int_equal(parse_capturing("test = devread\ndisk = xfs\n", &e), -1);
     assert_non_null(strstr(captured, "t.exp:2: unknown disk 'xfs' (known: ext2, raw, ext3tree)"));
     assert_int_equal(parse_capturing("test = devread\ndisk_size = some\n", &e), -1);
@@ -175,10 +177,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_values_and_sizes), cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_refusals),         cmocka_unit_test(test_set_override),
-        cmocka_unit_test(test_raw_disk_keys),
-        cmocka_unit_test(test_readahead_list),
-        cmocka_unit_test(test_tree_experiments),
-        cmocka_unit_test(test_shipped_files_parse),
+        cmocka_unit_test(test_raw_disk_keys),    cmocka_unit_test(test_readahead_list),
+        cmocka_unit_test(test_tree_experiments), cmocka_unit_test(test_shipped_files_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -37,8 +37,8 @@ static void test_shipped_models(void **state)
         const char *name, *bus;
         unsigned rpm;
     } cases[] = {
-        {"pata-1999", "ide", 5400},      {"pata-2003", "ide", 7200},
-        {"sata-ncq-2005", "sata", 7200}, {"scsi-10k-1999", "scsi", 10045},
+        {"pata-1999", "ide", 5400},       {"pata-2003", "ide", 7200},
+        {"sata-ncq-2005", "sata", 7200},  {"scsi-10k-1999", "scsi", 10045},
         {"scsi-15k-2004", "scsi", 15000},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

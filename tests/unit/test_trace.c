@@ -73,7 +73,8 @@ static void test_window(void **state)
     char err[64];
     FILE *f = fmemopen((void *)trace, strlen(trace), "r");
     assert_int_equal(
-        lab_trace_summarize(f, (struct lab_trace_window){1004000, 2000000}, &s, err, sizeof err), 0);
+        lab_trace_summarize(f, (struct lab_trace_window){1004000, 2000000}, &s, err, sizeof err),
+        0);
     fclose(f);
     assert_int_equal(s.requests, 2); /* 1005000 and 2000000 */
     assert_int_equal(s.hits, 2);
