@@ -342,6 +342,12 @@ static void keep_console(struct cell_run *c)
     free(dst);
 }
 
+/* The filesystem the guest mounts for the experiment's data disk. */
+static const char *disk_fs(const struct lab_experiment *e)
+{
+    return strcmp(e->disk, "ext3tree") == 0 ? "ext3" : e->disk; /* "ext2" or "raw" */
+}
+
 static int uses_second_disk(const struct lab_experiment *e)
 {
     return e->load && strcmp(e->load, "io_other") == 0;
@@ -408,7 +414,7 @@ int lab_cell_check(const struct lab_cell_spec *spec, char *reason, size_t len)
     if (!lab_kernel_cell_ok(spec->kernel, &era, bus->name,
                             ch == LAB_CHANNEL_UART ? LAB_AGENT_CHAN_UART
                                                    : LAB_AGENT_CHAN_VIRTIO_PORT,
-                            e->disk, reason, len))
+                            disk_fs(e), reason, len))
         return -1;
     return 0;
 }
