@@ -190,6 +190,17 @@ int lab_write_file(const char *path, const void *data, size_t len)
     return 0;
 }
 
+const char *lab_tool_path(const char *name, char *buf, size_t size)
+{
+    static const char *const dirs[] = {"/usr/sbin", "/sbin", "/usr/bin", "/bin"};
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        snprintf(buf, size, "%s/%s", dirs[i], name);
+        if (access(buf, X_OK) == 0)
+            return buf;
+    }
+    return name;
+}
+
 int lab_spawn_wait(char *const argv[], const char *log_path)
 {
     int status;

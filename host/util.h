@@ -32,6 +32,10 @@ int lab_file_exists(const char *path);
 char *lab_read_file(const char *path, size_t *len);
 int lab_write_file(const char *path, const void *data, size_t len);
 
+/* A system tool's path, looked up in the sbin directories too (a normal
+ * user's PATH on Debian has no /usr/sbin): buf, or `name` if not found. */
+const char *lab_tool_path(const char *name, char *buf, size_t size);
+
 /* Runs argv[0] (searched in PATH), waits, returns its exit status or -1.
  * stdout/stderr go to log_path when it is not NULL, else they are inherited. */
 int lab_spawn_wait(char *const argv[], const char *log_path);

@@ -1,6 +1,7 @@
 /* Data disk builder: deterministic content file + mke2fs -d, then rename. */
 #include "images/datadisk.h"
 
+#include "images/cache.h"
 #include "images/hash.h"
 #include "protocol.h"
 #include "util.h"
@@ -70,27 +71,6 @@ char *lab_datadisk_path(const struct lab_datadisk_recipe *in)
     return lab_asprintf("%s/images/data-%s.img", lab_home(), hex);
 }
 
-static const char *tool(const char *name, char *buf, size_t size)
-{
-    const char *dirs[] = {"/usr/sbin", "/sbin", "/usr/bin", "/bin"};
-    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
-        snprintf(buf, size, "%s/%s", dirs[i], name);
-        if (access(buf, X_OK) == 0)
-            return buf;
-    }
-    return name;
-}
-
-static void show_log(const char *log)
-{
-    char *s = lab_read_file(log, NULL);
-    if (!s)
-        return;
-    for (char *line = strtok(s, "\n"); line; line = strtok(NULL, "\n"))
-        fprintf(stderr, "    %s\n", line);
-    free(s);
-}
-
 static int write_content(const char *path, uint64_t size, uint64_t seed)
 {
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -154,7 +134,7 @@ static int build(const struct recipe *r, const char *hex, const char *tmp, const
         lab_error("cannot set times on %s: %s", file, strerror(errno));
         goto out;
     }
-    char *mk[] = {"env", fake,        (char *)tool("mke2fs", mke2fs, sizeof mke2fs),
+    char *mk[] = {"env", fake,        (char *)lab_tool_path("mke2fs", mke2fs, sizeof mke2fs),
                   "-q",  "-t",        (char *)r->fs,
                   "-b",  "4096",      "-I",
                   "128", "-m",        "0",
@@ -165,17 +145,17 @@ static int build(const struct recipe *r, const char *hex, const char *tmp, const
     int st = lab_spawn_wait(mk, log);
     if (st != 0) {
         lab_error("mke2fs -t %s -d %s %s failed (exit %d)", r->fs, src, img, st);
-        show_log(log);
+        lab_image_show_log(log);
         goto out;
     }
     /* mke2fs -d copies the source's ctime, which cannot be set: fix it. */
-    char *dbg[] = {"env",       fake, (char *)tool("debugfs", debugfs, sizeof debugfs),
+    char *dbg[] = {"env",       fake, (char *)lab_tool_path("debugfs", debugfs, sizeof debugfs),
                    "-w",        "-R", setctime,
                    (char *)img, NULL};
     st = lab_spawn_wait(dbg, log);
     if (st != 0) {
         lab_error("debugfs -w -R '%s' %s failed (exit %d)", setctime, img, st);
-        show_log(log);
+        lab_image_show_log(log);
         goto out;
     }
     if (chmod(img, 0644) < 0) {
@@ -202,49 +182,27 @@ static int build_raw(const struct recipe *r, const char *img)
     return chmod(img, 0644);
 }
 
+struct build_ctx {
+    const struct recipe *r;
+    const char *hex;
+};
+
+static int build_any(const char *tmpdir, const char *img, void *arg)
+{
+    const struct build_ctx *b = arg;
+    lab_info("building data disk (%s, %s of %llu bytes)", b->r->fs, b->r->file_name,
+             (unsigned long long)b->r->file_size);
+    return strcmp(b->r->fs, "raw") == 0 ? build_raw(b->r, img) : build(b->r, b->hex, tmpdir, img);
+}
+
 int lab_datadisk_get(const struct lab_datadisk_recipe *in, char **path_out)
 {
     struct recipe r;
-    char hex[LAB_HASH_HEX_LEN + 1];
+    char hex[LAB_HASH_HEX_LEN + 1], shorthex[LAB_HASH_SHORT + 1];
     *path_out = NULL;
     if (normalise(in, &r) < 0 || recipe_hash(&r, hex) < 0)
         return -1;
-    char *dir = lab_asprintf("%s/images", lab_home());
-    char *out = lab_asprintf("%s/data-%.*s.img", dir, LAB_HASH_SHORT, hex);
-    char *tmp = NULL, *img = NULL;
-    int rc = -1;
-    if (lab_file_exists(out)) {
-        rc = 0;
-        goto done;
-    }
-    if (lab_mkdir_p(dir, 0755) < 0)
-        goto done;
-    tmp = lab_asprintf("%s/.data-%.*s.XXXXXX", dir, LAB_HASH_SHORT, hex);
-    if (!mkdtemp(tmp)) {
-        lab_error("cannot create a temporary directory in %s: %s", dir, strerror(errno));
-        free(tmp);
-        tmp = NULL;
-        goto done;
-    }
-    img = lab_asprintf("%s/image", tmp);
-    lab_info("building data disk %s (%s, %s of %llu bytes)", out, r.fs, r.file_name,
-             (unsigned long long)r.file_size);
-    if (strcmp(r.fs, "raw") == 0 ? build_raw(&r, img) < 0 : build(&r, hex, tmp, img) < 0)
-        goto done;
-    if (rename(img, out) < 0) {
-        lab_error("cannot rename %s to %s: %s", img, out, strerror(errno));
-        goto done;
-    }
-    rc = 0;
-done:
-    if (tmp)
-        lab_rm_rf(tmp);
-    free(tmp);
-    free(img);
-    free(dir);
-    if (rc == 0)
-        *path_out = out;
-    else
-        free(out);
-    return rc;
+    snprintf(shorthex, sizeof shorthex, "%.*s", LAB_HASH_SHORT, hex);
+    struct build_ctx ctx = {&r, hex};
+    return lab_image_cached("data", shorthex, "img", build_any, &ctx, path_out);
 }

@@ -17,6 +17,7 @@
  * appliance then mounts the result read-only and checks it. */
 #include "images/fsimage.h"
 
+#include "images/cache.h"
 #include "images/hash.h"
 #include "protocol.h"
 #include "util.h"
@@ -128,28 +129,6 @@ static void layout(const struct recipe *r, struct layout *l)
                                                 : 32;
     l->blocks = (blocks + l->journal_mib * 256 + 255) & ~255ULL;
     l->inodes = inodes;
-}
-
-static const char *tool(const char *name, char *buf, size_t size)
-{
-    const char *dirs[] = {"/usr/sbin", "/sbin", "/usr/bin", "/bin"};
-    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
-        snprintf(buf, size, "%s/%s", dirs[i], name);
-        if (access(buf, X_OK) == 0)
-            return buf;
-    }
-    return name;
-}
-
-static void show_log(const char *log)
-{
-    char *s = lab_read_file(log, NULL);
-    if (!s)
-        return;
-    int n = 0;
-    for (char *line = strtok(s, "\n"); line && n < 40; line = strtok(NULL, "\n"), n++)
-        fprintf(stderr, "    %s\n", line);
-    free(s);
 }
 
 static void big_file_bytes(uint64_t off, unsigned char *buf, size_t n)
@@ -273,7 +252,7 @@ static int build(const struct recipe *r, const char *hex, const char *tmp, const
     }
     if (write_fixups(r, script) < 0)
         goto out;
-    char *mk[] = {"env",         fake,   (char *)tool("mke2fs", mke2fs, sizeof mke2fs),
+    char *mk[] = {"env",         fake,   (char *)lab_tool_path("mke2fs", mke2fs, sizeof mke2fs),
                   "-q",          "-F",   "-t",
                   (char *)r->fs, "-O",   features,
                   "-b",          "4096", "-I",
@@ -292,10 +271,10 @@ static int build(const struct recipe *r, const char *hex, const char *tmp, const
     int st = lab_spawn_wait(mk, log);
     if (st != 0) {
         lab_error("mke2fs -t %s -d %s %s failed (exit %d)", r->fs, src, img, st);
-        show_log(log);
+        lab_image_show_log(log);
         goto out;
     }
-    char *dbg[] = {"env",       fake, (char *)tool("debugfs", debugfs, sizeof debugfs),
+    char *dbg[] = {"env",       fake, (char *)lab_tool_path("debugfs", debugfs, sizeof debugfs),
                    "-w",        "-f", script,
                    (char *)img, NULL};
     st = lab_spawn_wait(dbg, log);
@@ -305,7 +284,7 @@ static int build(const struct recipe *r, const char *hex, const char *tmp, const
     free(s);
     if (st != 0 || complained) {
         lab_error("debugfs -w -f %s %s failed (exit %d)", script, img, st);
-        show_log(log);
+        lab_image_show_log(log);
         goto out;
     }
     if (chmod(img, 0644) < 0) {
@@ -322,54 +301,38 @@ out:
     return rc;
 }
 
+struct build_ctx {
+    const struct lab_fsimage_recipe *in;
+    const struct recipe *r;
+    const char *hex;
+};
+
+/* Builds on the host, then (unless LAB_FSIMAGE_VERIFY=0) checks the result
+ * in a libguestfs appliance before it enters the cache. */
+static int build_and_verify(const char *tmpdir, const char *img, void *arg)
+{
+    const struct build_ctx *b = arg;
+    const char *v = getenv("LAB_FSIMAGE_VERIFY");
+    lab_info("building filesystem image (%s, big file %llu bytes, %u tree copies of %u files)",
+             b->r->fs, (unsigned long long)b->r->big, b->r->copies,
+             b->r->copies ? b->r->tree.files : 0);
+    if (build(b->r, b->hex, tmpdir, img) < 0)
+        return -1;
+    if (!(v && strcmp(v, "0") == 0) && lab_fsimage_verify(b->in, img) < 0)
+        return -1;
+    return 0;
+}
+
 int lab_fsimage_get(const struct lab_fsimage_recipe *in, char **path_out)
 {
     struct recipe r;
-    char hex[LAB_HASH_HEX_LEN + 1];
+    char hex[LAB_HASH_HEX_LEN + 1], shorthex[LAB_HASH_SHORT + 1];
     *path_out = NULL;
     if (normalise(in, &r) < 0 || recipe_hash(&r, hex) < 0)
         return -1;
-    char *dir = lab_asprintf("%s/images", lab_home());
-    char *out = lab_asprintf("%s/fs-%.*s.img", dir, LAB_HASH_SHORT, hex);
-    char *tmp = NULL, *img = NULL;
-    int rc = -1;
-    if (lab_file_exists(out)) {
-        rc = 0;
-        goto done;
-    }
-    if (lab_mkdir_p(dir, 0755) < 0)
-        goto done;
-    tmp = lab_asprintf("%s/.fs-%.*s.XXXXXX", dir, LAB_HASH_SHORT, hex);
-    if (!mkdtemp(tmp)) {
-        lab_error("cannot create a temporary directory in %s: %s", dir, strerror(errno));
-        free(tmp);
-        tmp = NULL;
-        goto done;
-    }
-    img = lab_asprintf("%s/image", tmp);
-    lab_info("building filesystem image %s (%s, big file %llu bytes, %u tree copies of %u files)",
-             out, r.fs, (unsigned long long)r.big, r.copies, r.copies ? r.tree.files : 0);
-    if (build(&r, hex, tmp, img) < 0)
-        goto done;
-    const char *v = getenv("LAB_FSIMAGE_VERIFY");
-    if (!(v && strcmp(v, "0") == 0) && lab_fsimage_verify(in, img) < 0)
-        goto done;
-    if (rename(img, out) < 0) {
-        lab_error("cannot rename %s to %s: %s", img, out, strerror(errno));
-        goto done;
-    }
-    rc = 0;
-done:
-    if (tmp)
-        lab_rm_rf(tmp);
-    free(tmp);
-    free(img);
-    free(dir);
-    if (rc == 0)
-        *path_out = out;
-    else
-        free(out);
-    return rc;
+    snprintf(shorthex, sizeof shorthex, "%.*s", LAB_HASH_SHORT, hex);
+    struct build_ctx ctx = {in, &r, hex};
+    return lab_image_cached("fs", shorthex, "img", build_and_verify, &ctx, path_out);
 }
 
 /* ---- verification inside a libguestfs appliance ---- */

@@ -1,6 +1,7 @@
 /* The 2.4 boot image: the initramfs's files as an ext2 filesystem. */
 #include "images/initrd.h"
 
+#include "images/cache.h"
 #include "util.h"
 
 #include <archive.h>
@@ -45,35 +46,15 @@ out:
     return rc;
 }
 
-int lab_ext2_initrd_get(const struct lab_initramfs_spec *spec, char **path_out)
+/* 1 KiB blocks and 128-byte inodes, features 2.4's ext2 knows; a fixed
+ * UUID, hash seed and time so the same inputs give the same bytes. 8 MiB
+ * holds the agent and a 2.4 cell's few files with room to spare. */
+static int build(const char *tmpdir, const char *img, void *arg)
 {
-    char *cpio = NULL, *tmp = NULL, *out = NULL, *img = NULL, *root = NULL;
-    int rc = -1;
-    *path_out = NULL;
-    if (lab_initramfs_get(spec, &cpio) < 0)
-        return -1;
-    /* Named after the initramfs, which is already named by its inputs' hash. */
-    const char *base = strrchr(cpio, '-') + 1;
-    out = lab_asprintf("%s/images/initrd-%.16s.ext2", lab_home(), base);
-    if (lab_file_exists(out)) {
-        rc = 0;
-        goto done;
-    }
-    tmp = lab_asprintf("%s/images/.initrd-%.16s.XXXXXX", lab_home(), base);
-    if (!mkdtemp(tmp)) {
-        lab_error("cannot create a temporary directory: %s", strerror(errno));
-        free(tmp);
-        tmp = NULL;
-        goto done;
-    }
-    root = lab_asprintf("%s/root", tmp);
-    img = lab_asprintf("%s/image", tmp);
-    if (lab_mkdir_p(root, 0755) < 0 || extract(cpio, root) < 0)
-        goto done;
-    /* 1 KiB blocks and 128-byte inodes, features 2.4's ext2 knows;
-     * fixed UUID, hash seed and time so the same inputs give the same bytes.
-     * 8 MiB holds the agent and a 2.4 cell's few files with room to spare. */
-    char *argv[] = {"mke2fs",
+    const char *cpio = arg;
+    char mke2fs[64];
+    char *root = lab_asprintf("%s/root", tmpdir), *log = lab_asprintf("%s/mke2fs.log", tmpdir);
+    char *argv[] = {(char *)lab_tool_path("mke2fs", mke2fs, sizeof mke2fs),
                     "-q",
                     "-F",
                     "-t",
@@ -92,36 +73,36 @@ int lab_ext2_initrd_get(const struct lab_initramfs_spec *spec, char **path_out)
                     "hash_seed=6c616231-0000-4000-8000-000000000024,root_owner=0:0,nodiscard",
                     "-d",
                     root,
-                    img,
+                    (char *)img,
                     "8192",
                     NULL};
+    int rc = -1;
+    if (lab_mkdir_p(root, 0755) < 0 || extract(cpio, root) < 0)
+        goto out;
     setenv("E2FSPROGS_FAKE_TIME", "1000000000", 1);
-    char *log = lab_asprintf("%s/mke2fs.log", tmp);
     int st = lab_spawn_wait(argv, log);
     unsetenv("E2FSPROGS_FAKE_TIME");
     if (st != 0) {
-        char *text = lab_read_file(log, NULL);
-        lab_error("mke2fs could not build the ext2 initrd (exit %d): %s", st, text ? text : "");
-        free(text);
-        free(log);
-        goto done;
+        lab_error("mke2fs could not build the ext2 initrd (exit %d):", st);
+        lab_image_show_log(log);
+        goto out;
     }
-    free(log);
-    if (chmod(img, 0644) < 0 || rename(img, out) < 0) {
-        lab_error("cannot place %s: %s", out, strerror(errno));
-        goto done;
-    }
-    rc = 0;
-done:
-    if (tmp)
-        lab_rm_rf(tmp);
-    free(tmp);
+    rc = chmod(img, 0644) < 0 ? lab_error("chmod %s: %s", img, strerror(errno)) : 0;
+out:
     free(root);
-    free(img);
+    free(log);
+    return rc;
+}
+
+int lab_ext2_initrd_get(const struct lab_initramfs_spec *spec, char **path_out)
+{
+    char *cpio = NULL, hash[17];
+    *path_out = NULL;
+    if (lab_initramfs_get(spec, &cpio) < 0)
+        return -1;
+    /* Named after the initramfs, which is already named by its inputs' hash. */
+    snprintf(hash, sizeof hash, "%.16s", strrchr(cpio, '-') + 1);
+    int rc = lab_image_cached("initrd", hash, "ext2", build, cpio, path_out);
     free(cpio);
-    if (rc == 0)
-        *path_out = out;
-    else
-        free(out);
     return rc;
 }

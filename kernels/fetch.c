@@ -71,25 +71,15 @@ int lab_kernel_is_cached(const struct lab_kernel *k)
     return ok;
 }
 
-/* Finds a tool in the sbin directories too: a normal user's PATH on Debian
- * has no /usr/sbin. Returns a static string or the bare name. */
+/* lab_tool_path with a few rotating buffers, so argv can hold several. */
 static const char *tool(const char *name)
 {
     static char buf[4][64];
     static int next;
-    const char *dirs[] = {"/usr/sbin", "/sbin", "/usr/bin", "/bin"};
-    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
-        char *p = buf[next];
-        snprintf(p, sizeof buf[0], "%s/%s", dirs[i], name);
-        if (access(p, X_OK) == 0) {
-            next = (next + 1) % 4;
-            return p;
-        }
-    }
-    return name;
+    next = (next + 1) % 4;
+    return lab_tool_path(name, buf[next], sizeof buf[next]);
 }
 
-/* Prints the last lines of a log to stderr, indented, after an error. */
 static void show_log_tail(const char *log, int lines)
 {
     size_t len;
