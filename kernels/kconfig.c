@@ -248,10 +248,13 @@ int lab_kconfig_fs_ok(const struct lab_kconfig *cfg, const char *fs, const struc
     char what[64];
     if (!fs || strcmp(fs, "raw") == 0)
         return 1;
+    /* Since 4.3 ("ext3: remove the ext3 driver", Jan Kara) the ext4 driver
+     * mounts ext3 whatever the config says; EXT4_USE_FOR_EXT23 is gone. */
     if (strcmp(fs, "ext2") == 0)
         needs = "EXT2_FS|EXT4_FS+EXT4_USE_FOR_EXT2";
     else if (strcmp(fs, "ext3") == 0)
-        needs = "EXT3_FS|EXT4_FS+EXT4_USE_FOR_EXT23";
+        needs = era && era->version >= LAB_KV(4, 3, 0) ? "EXT3_FS|EXT4_FS"
+                                                        : "EXT3_FS|EXT4_FS+EXT4_USE_FOR_EXT23";
     else if (strcmp(fs, "ext4") == 0)
         needs = "EXT4_FS|EXT4DEV_FS";
     else {
