@@ -30,6 +30,7 @@ enum metric {
     M_LOAD_CPU, /* the rest of the busy CPU, % (/proc/stat minus rusage) */
     M_OPS,      /* overwrite: operations per second */
     M_RATIO,    /* time against the same kernel's run without load */
+    M_LOAD_MB,  /* MB the background load moved during the run */
     M_COUNT
 };
 
@@ -42,7 +43,8 @@ struct column {
 
 struct shape {
     const char *test;
-    int bytes_per_run; /* the header says how much each run read */
+    int lower_is_better; /* the compared metric is a time */
+    int bytes_per_run;   /* the header says how much each run read */
     const char *unit_note;
     enum metric compare; /* the metric kernels are compared on */
     const char *compare_name;
@@ -51,6 +53,7 @@ struct shape {
 
 static const struct shape shapes[] = {
     {"seqread",
+     0,
      1,
      "time in s, guest clock; MB/s = 10^6 bytes/s",
      M_MBPS,
@@ -60,6 +63,7 @@ static const struct shape shapes[] = {
       {M_USER, "user", 3, 0},
       {M_SYS, "sys", 3, 0}}},
     {"devread",
+     0,
      1,
      "time in s; MB/s = 10^6 bytes/s; CPU % from /proc/stat over each run",
      M_MBPS,
@@ -71,6 +75,7 @@ static const struct shape shapes[] = {
       {M_CPU_IOWAIT, "%iowait", 1, 0},
       {M_CPU_IDLE, "%idle", 1, 0}}},
     {"randread",
+     0,
      0,
      "IOPS per run; latency per request in ms, in the guest",
      M_IOPS,
@@ -85,6 +90,7 @@ static const struct shape shapes[] = {
      * with the background copy's progress. */
     {"treeread",
      1,
+     1,
      "time in s to read every file of a tree; CPU % from /proc/stat",
      M_SECS,
      "time",
@@ -93,8 +99,9 @@ static const struct shape shapes[] = {
       {M_CPU_USER, "%user", 1, 0},
       {M_CPU_SYS, "%system", 1, 0},
       {M_CPU_IOWAIT, "%iowait", 1, 0},
-      {M_LOADS, "loads", 1, 0}}},
+      {M_LOAD_MB, "load MB", 1, 0}}},
     {"overwrite",
+     0,
      0,
      "4 KiB O_DIRECT random reads and writes in the big file; latency in ms",
      M_OPS,
@@ -105,9 +112,10 @@ static const struct shape shapes[] = {
       {M_LAT_P99, "p99", 3, 0},
       {M_CPU_SYS, "%system", 1, 0},
       {M_CPU_IOWAIT, "%iowait", 1, 0},
-      {M_LOADS, "loads", 1, 0}}},
+      {M_LOAD_MB, "load MB", 1, 0}}},
     /* Seed 001, contest's columns: Time, CPU%, Loads, LCPU%, Ratio. */
     {"contest",
+     1,
      0,
      "contest: the foreground job's time under each load, Ratio against no load",
      M_SECS,
@@ -236,6 +244,8 @@ static int collect_sample(const struct lab_sample *s, void *ctx)
         [M_LOADS] = extra_num(s->extra, "load_units") > 0 ? extra_num(s->extra, "load_units") : 0,
         [M_FG_CPU] = secs > 0 ? 100.0 * (double)(s->user_ns + s->sys_ns) / 1e9 / secs : 0,
         [M_OPS] = secs > 0 ? extra_num(s->extra, "ops") / secs : 0,
+        [M_LOAD_MB] =
+            extra_num(s->extra, "load_bytes") > 0 ? extra_num(s->extra, "load_bytes") / 1e6 : 0,
     };
     /* The load's CPU: what /proc/stat saw busy beyond the foreground's own. */
     values[M_LOAD_CPU] = cpu[0] + cpu[1] - values[M_FG_CPU];
@@ -390,8 +400,9 @@ static void print_comparisons(FILE *out, struct report *rep, const struct shape 
                 "Mann-Whitney p=%.3g, d=%.2f: %s\n",
                 r->label, base->label, sh->compare_name, c.diff_pct, c.diff_ci_lo, c.diff_ci_hi,
                 c.welch_p, c.mwu_p, c.cohen_d,
-                c.significant ? (c.diff_pct < 0 ? "SLOWER (significant)" : "FASTER (significant)")
-                              : "no significant difference");
+                !c.significant                            ? "no significant difference"
+                : (c.diff_pct < 0) != sh->lower_is_better ? "SLOWER (significant)"
+                                                          : "FASTER (significant)");
     }
 }
 

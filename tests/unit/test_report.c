@@ -75,6 +75,11 @@ static void test_reports(void **state)
          "lat_p50_ns=12000000 lat_p99_ns=30000000 lat_max_ns=40000000 cpu_user=1 cpu_nice=0 "
          "cpu_system=9 cpu_idle=0 cpu_iowait=90 cpu_fields=7 count=",
          "report-randread.txt"},
+        /* A time: lower is better, so the longer kernel is the slower. */
+        {"treeread",
+         "files=300 dirs=25 bs=65536 cpu_user=1 cpu_nice=0 cpu_system=30 cpu_idle=0 "
+         "cpu_iowait=69 cpu_fields=10 load=copy load_units=0 load_bytes=",
+         "report-treeread.txt"},
     };
     char *path = lab_asprintf("%s/results.db", dir);
     struct lab_store *st;
