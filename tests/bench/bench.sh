@@ -1,7 +1,9 @@
 #!/bin/bash
 # Benchmarks: figures, not pass/fail. Boot-to-agent time per default
-# kernel, cell overhead, run-to-run variation, and the era disks' fidelity:
-# what a real guest measures against the timing model's analytic figure.
+# kernel and for the lab's own minimal build, cell overhead, run-to-run
+# variation, and the era disks' fidelity: what a real guest measures against
+# the timing model's analytic figure. Sections: boot kernel variation
+# fidelity hostcache; `tests/bench/bench.sh build fidelity` runs one.
 set -u
 build=$(cd "${1:-build}" && pwd)
 lab=$build/lab
@@ -21,6 +23,7 @@ stats() { awk '{ x[NR] = $1; s += $1 } END { m = s / NR; for (i in x) v += (x[i]
 expect() { "$build/hdd-expect" "lab/profiles/$1.profile" | sed -n "s/^$2=//p"; }
 MBPS="bytes / (real_ns / 1e9) / 1e6"
 
+boot() {
 echo "== boot to agent ready (domain start to the agent's hello), median of 5 boots"
 for k in 6.1.0-47 6.12.113; do
     for _ in 1 2 3 4 5; do run --kernels "$k" --reps 1 --set file_size=16M; done
@@ -31,8 +34,9 @@ for k in 6.1.0-47 6.12.113; do
                k, v[int((NR + 1) / 2)], v[1], v[NR], NR }' "$tmp/t"
 done
 echo "  accelerator: $(sql "select value from cell_facts where key = 'accel' limit 1")"
+}
 
-echo
+kernel() {
 echo "== the lab's minimal build of linux-source-6.1 (everything built in, no modules)"
 [ -f /usr/src/linux-source-6.1.tar.xz ] || apt-get install -y -qq linux-source-6.1 >/dev/null
 start=$(date +%s.%N)
@@ -58,8 +62,9 @@ start=$(date +%s.%N)
 printf "  incremental rebuild after a one-line change: %.1f s\n" \
     "$(echo "$(date +%s.%N) - $start" | bc)"
 sed -i '$d' $work/linux-source-6.1/drivers/ata/ata_piix.c
+}
 
-echo
+variation() {
 echo "== cell overhead and run-to-run variation (seqread 256 MiB, 5 runs + 1 warm-up, $kernel)"
 for profile in fast pata-2003; do
     start=$(date +%s.%N)
@@ -72,7 +77,9 @@ for profile in fast pata-2003; do
         $profile "$mean" "$cv" "$n" "$wall" "$(echo "$wall - $busy" | bc)"
 done
 
-echo
+}
+
+fidelity() {
 echo "== era disk fidelity: real guest ($kernel, TCG) against the model's analytic figure"
 printf "  %-14s %-34s %10s %10s %7s %6s\n" profile measure guest model diff CV
 row() {  # profile, what, guest, model, cv
@@ -108,7 +115,9 @@ read -r mean cv _ < <(samples "$MBPS" | stats)
 printf "  %-14s %-34s %10.2f   (the emulator's own ceiling: no model at all)\n" fast \
     "seq 4 KiB O_DIRECT, MB/s" "$mean"
 
-echo
+}
+
+hostcache() {
 echo "== the host's page cache does not change the result (pata-2003 seqread, 64 MiB)"
 for state in cold warm; do
     if [ $state = cold ]; then sync; echo 3 >/proc/sys/vm/drop_caches
@@ -116,4 +125,12 @@ for state in cold warm; do
     run --kernels $kernel --profile pata-2003 --reps 5 --set file_size=64M
     read -r mean cv _ < <(samples "$MBPS" | stats)
     printf "  host cache %-5s %7.2f MB/s  CV %.1f%%\n" $state "$mean" "$cv"
+done
+}
+
+# Sections to run: all by default, or the ones named after the build dir.
+shift
+for section in ${@:-boot kernel variation fidelity hostcache}; do
+    $section
+    echo
 done
