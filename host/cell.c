@@ -52,7 +52,6 @@ struct cell_run {
     struct lab_linebuf lines;
     struct lab_seqcheck seq;
     int bye;
-    int agent_error;
 };
 
 const char *lab_cell_status_name(enum lab_cell_status s)
@@ -244,7 +243,6 @@ static int handle_record(struct cell_run *c, const char *line, size_t len, int64
         store_sample(c, &rec, now);
         break;
     case LAB_REC_ERROR:
-        c->agent_error = 1;
         return fail(c, LAB_CELL_FAILED, "agent error: %s", lab_record_get(&rec, "msg"));
     case LAB_REC_BYE:
         c->bye = 1;
