@@ -14,7 +14,8 @@ HOST_CFLAGS += -DLAB_EXPERIMENTS_DIR='"$(CURDIR)/lab/experiments"' \
                -DLAB_BUILD_DIR='"$(CURDIR)/$(BUILD)"'
 HOST_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -lpthread
 
-.PHONY: all deps check check-unit check-slow run bench clean format golden-regen
+.PHONY: all deps check check-installed check-unit check-slow run run-installed bench \
+        bench-installed clean format golden-regen
 
 all: $(BUILD)/lab $(BUILD)/lab-agent
 
@@ -50,7 +51,13 @@ $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(BUILD)/libhost.a $(AGENT_HOSTTE
 deps:
 	@tests/deps.sh
 
-check: deps all $(UNIT_BINS)
+# check, run and bench install the dependencies first, then build in a new
+# make: this Makefile asks pkg-config for flags when it is read, which on a
+# fresh machine is before the -dev packages exist.
+check: deps
+	@$(MAKE) --no-print-directory check-installed
+
+check-installed: all $(UNIT_BINS)
 	@tests/run-all.sh $(BUILD)
 
 check-unit: all $(UNIT_BINS)
@@ -67,10 +74,16 @@ check-slow: all
 golden-regen: all $(UNIT_BINS)
 	LAB_REGENERATE_GOLDEN=1 tests/run-all.sh --unit-only $(BUILD)
 
-run: deps all
+run: deps
+	@$(MAKE) --no-print-directory run-installed
+
+run-installed: all
 	$(BUILD)/lab run --kernels 6.1.0-47,6.12.113 --experiment seqread
 
-bench: deps all
+bench: deps
+	@$(MAKE) --no-print-directory bench-installed
+
+bench-installed: all
 	@tests/bench/bench.sh $(BUILD)
 
 format:
