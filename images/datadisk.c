@@ -2,6 +2,7 @@
 #include "images/datadisk.h"
 
 #include "images/cache.h"
+#include "images/content.h"
 #include "images/hash.h"
 #include "protocol.h"
 #include "util.h"
@@ -71,40 +72,6 @@ char *lab_datadisk_path(const struct lab_datadisk_recipe *in)
     return lab_asprintf("%s/images/data-%s.img", lab_home(), hex);
 }
 
-static int write_content(const char *path, uint64_t size, uint64_t seed)
-{
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return lab_error("cannot create %s: %s", path, strerror(errno));
-    enum { CHUNK = 1 << 20 };
-    unsigned char *buf = lab_xcalloc(CHUNK, 1);
-    uint64_t off = 0;
-    int rc = 0;
-    while (off < size && rc == 0) {
-        size_t n = size - off < CHUNK ? (size_t)(size - off) : CHUNK;
-        for (size_t j = 0; j < n; j += 8) {
-            unsigned long long w = lab_content_word(seed, (off + j) / 8);
-            for (size_t b = 0; b < 8 && j + b < n; b++)
-                buf[j + b] = (unsigned char)(w >> (8 * b));
-        }
-        for (size_t done = 0; done < n;) {
-            ssize_t k = write(fd, buf + done, n - done);
-            if (k < 0 && errno == EINTR)
-                continue;
-            if (k < 0) {
-                rc = lab_error("cannot write %s: %s", path, strerror(errno));
-                break;
-            }
-            done += (size_t)k;
-        }
-        off += n;
-    }
-    free(buf);
-    if (close(fd) < 0 && rc == 0)
-        rc = lab_error("cannot write %s: %s", path, strerror(errno));
-    return rc;
-}
-
 static int build(const struct recipe *r, const char *hex, const char *tmp, const char *img)
 {
     char mke2fs[64], debugfs[64], fake[64], uuid[40], seed_uuid[40], opts[128], size[32];
@@ -127,7 +94,7 @@ static int build(const struct recipe *r, const char *hex, const char *tmp, const
         lab_error("cannot create %s: %s", src, strerror(errno));
         goto out;
     }
-    if (write_content(file, r->file_size, r->seed) < 0)
+    if (lab_content_file_write(file, r->file_size, r->seed, -1) < 0)
         goto out;
     if (chmod(file, 0644) < 0 || utimensat(AT_FDCWD, file, times, 0) < 0 ||
         utimensat(AT_FDCWD, src, times, 0) < 0) {

@@ -18,6 +18,7 @@
 #include "images/fsimage.h"
 
 #include "images/cache.h"
+#include "images/content.h"
 #include "images/hash.h"
 #include "protocol.h"
 #include "util.h"
@@ -131,46 +132,6 @@ static void layout(const struct recipe *r, struct layout *l)
     l->inodes = inodes;
 }
 
-static void big_file_bytes(uint64_t off, unsigned char *buf, size_t n)
-{
-    for (size_t j = 0; j < n; j++) {
-        unsigned long long w = lab_content_word(LAB_CONTENT_SEED_DEFAULT, (off + j) / 8);
-        buf[j] = (unsigned char)(w >> (8 * ((off + j) % 8)));
-    }
-}
-
-static int write_big_file(const char *path, uint64_t size)
-{
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return lab_error("cannot create %s: %s", path, strerror(errno));
-    enum { CHUNK = 1 << 20 };
-    unsigned char *buf = lab_xcalloc(CHUNK, 1);
-    int rc = 0;
-    for (uint64_t off = 0; off < size && rc == 0;) {
-        size_t n = size - off < CHUNK ? (size_t)(size - off) : CHUNK;
-        big_file_bytes(off, buf, n);
-        for (size_t done = 0; done < n;) {
-            ssize_t k = write(fd, buf + done, n - done);
-            if (k < 0 && errno == EINTR)
-                continue;
-            if (k < 0) {
-                rc = lab_error("cannot write %s: %s", path, strerror(errno));
-                break;
-            }
-            done += (size_t)k;
-        }
-        off += n;
-    }
-    free(buf);
-    struct timespec t[2] = {{LAB_TREE_TIME, 0}, {LAB_TREE_TIME, 0}};
-    if (rc == 0 && (fchmod(fd, 0644) < 0 || futimens(fd, t) < 0))
-        rc = lab_error("cannot set the times of %s: %s", path, strerror(errno));
-    if (close(fd) < 0 && rc == 0)
-        rc = lab_error("cannot write %s: %s", path, strerror(errno));
-    return rc;
-}
-
 static void fix_times(FILE *f, const char *path)
 {
     static const char *fields[] = {"atime", "mtime", "ctime"};
@@ -237,7 +198,7 @@ static int build(const struct recipe *r, const char *hex, const char *tmp, const
         lab_error("cannot create %s: %s", src, strerror(errno));
         goto out;
     }
-    if (r->big && write_big_file(big, r->big) < 0)
+    if (r->big && lab_content_file_write(big, r->big, LAB_CONTENT_SEED_DEFAULT, LAB_TREE_TIME) < 0)
         goto out;
     for (unsigned c = 0; c < r->copies; c++) {
         char *dir = lab_asprintf("%s/tree%u", src, c);
@@ -362,7 +323,7 @@ static void sha256_hex(void (*fill)(const void *, uint64_t, unsigned char *, siz
 
 static void fill_big(const void *ctx, uint64_t off, unsigned char *buf, size_t n)
 {
-    big_file_bytes(off, buf, n);
+    lab_content_bytes(LAB_CONTENT_SEED_DEFAULT, off, buf, n);
 }
 
 struct tree_file {
