@@ -383,6 +383,24 @@ int lab_experiment_set(struct lab_experiment *exp, const char *origin, const cha
     return rc;
 }
 
+int lab_experiment_prepare(const char *name_or_path, char *const *sets, size_t nsets,
+                           struct lab_experiment *out)
+{
+    if (lab_experiment_load(name_or_path, out) < 0)
+        return -1;
+    for (size_t i = 0; i < nsets; i++) {
+        if (lab_experiment_set(out, "--set", sets[i]) < 0) {
+            lab_experiment_free(out);
+            return -1;
+        }
+    }
+    if (nsets && lab_experiment_check("--set", out) < 0) {
+        lab_experiment_free(out);
+        return -1;
+    }
+    return 0;
+}
+
 void lab_experiment_free(struct lab_experiment *exp)
 {
     free(exp->name);

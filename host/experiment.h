@@ -4,6 +4,7 @@
 #ifndef LAB_EXPERIMENT_H
 #define LAB_EXPERIMENT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct lab_experiment {
@@ -44,6 +45,10 @@ struct lab_experiment {
 /* NAME is a shipped experiment (lab/experiments/NAME.exp) or a path. */
 int lab_experiment_load(const char *name_or_path, struct lab_experiment *out);
 int lab_experiment_parse(const char *path, const char *text, struct lab_experiment *out);
+/* Loads an experiment and applies the command line's --set overrides,
+ * checking the result; -1 (nothing to free) on any error. */
+int lab_experiment_prepare(const char *name_or_path, char *const *sets, size_t nsets,
+                           struct lab_experiment *out);
 /* Checks the keys fit together (a test's disk, a load's needs) and fills
  * the test's default disk; `where` names the file in errors. */
 int lab_experiment_check(const char *where, struct lab_experiment *exp);

@@ -7,6 +7,7 @@
 #include "catalog.h"
 #include "cell.h"
 #include "commands.h"
+#include "session.h"
 #include "experiment.h"
 #include "kernels/build.h"
 #include "profile.h"
@@ -490,13 +491,8 @@ int cmd_bisect(int argc, char **argv)
         return 2;
     if (!(ncommits = git_path(o.repo, good, bad, &commits)))
         return 2;
-    if (lab_experiment_load(o.experiment, &c.exp) < 0)
+    if (lab_experiment_prepare(o.experiment, o.sets, o.nsets, &c.exp) < 0)
         goto out_commits;
-    for (size_t i = 0; i < o.nsets; i++)
-        if (lab_experiment_set(&c.exp, "--set", o.sets[i]) < 0)
-            goto out_exp;
-    if (o.nsets && lab_experiment_check("--set", &c.exp) < 0)
-        goto out_exp;
     if (c.exp.load_list || c.exp.readahead_list) {
         lab_error("bisect measures one figure per kernel: experiment %s has a %s", c.exp.name,
                   c.exp.load_list ? "load_list" : "readahead_list");
@@ -516,20 +512,18 @@ int cmd_bisect(int argc, char **argv)
         goto out_exp;
 
     rc = 1;
-    virConnectPtr conn = lab_vm_connect();
-    if (!conn)
-        goto out_exp;
-    lab_vm_sweep_stale(conn);
+    struct lab_session session;
     struct lab_bisect_db *db = NULL;
-    if (lab_mkdir_p(lab_home(), 0755) < 0 || lab_store_open(lab_store_path(), &c.st) < 0)
-        goto out_conn;
-    if (lab_bisect_db_open(lab_store_path(), &db) < 0)
-        goto out_store;
-
-    char cmdline[2048] = "lab";
-    for (int i = 0; i < argc; i++)
-        snprintf(cmdline + strlen(cmdline), sizeof cmdline - strlen(cmdline), " %s", argv[i]);
-    int64_t run = lab_store_run_begin(c.st, cmdline, c.exp.name, c.profile.name);
+    if (lab_session_open(&session, argc, argv, c.exp.name, c.profile.name) < 0)
+        goto out_exp;
+    c.env = session.env;
+    c.st = session.env.store;
+    int64_t run = session.env.run_id;
+    char *cmdline = session.command_line;
+    if (lab_bisect_db_open(lab_store_path(), &db) < 0) {
+        lab_store_run_end(c.st, run, "failed");
+        goto out_session;
+    }
     struct lab_bisect_row row = {.run = run,
                                  .command_line = cmdline,
                                  .repo = o.repo,
@@ -542,9 +536,6 @@ int cmd_bisect(int argc, char **argv)
                                  .reps = o.reps,
                                  .max_reps = o.max_reps};
     int64_t bid = lab_bisect_db_begin(db, &row);
-    char *log_dir = lab_asprintf("%s/logs/run-%lld", lab_home(), (long long)run);
-    c.env = (struct lab_cell_env){.conn = conn, .store = c.st, .run_id = run, .log_dir = log_dir};
-    lab_install_signal_handlers();
     int64_t t_start = lab_now_ns();
 
     const char *unit = c.metric->unit;
@@ -728,12 +719,9 @@ done:
     free(vbad.v);
     free(states);
     free(steps);
-    free(log_dir);
-out_store:
     lab_bisect_db_close(db);
-    lab_store_close(c.st);
-out_conn:
-    virConnectClose(conn);
+out_session:
+    lab_session_close(&session);
 out_exp:
     lab_experiment_free(&c.exp);
 out_commits:

@@ -7,6 +7,7 @@
 #include "experiment.h"
 #include "profile.h"
 #include "report.h"
+#include "session.h"
 #include "store.h"
 #include "util.h"
 #include "vm.h"
@@ -219,17 +220,12 @@ int cmd_run(int argc, char **argv)
         return 2;
     o.kernels = lab_xstrdup(o.kernels);
     nk = resolve_kernels(o.kernels, kernels);
-    if (nk == 0 || lab_experiment_load(o.experiment, &exp) < 0) {
+    if (nk == 0 || lab_experiment_prepare(o.experiment, o.sets, o.nsets, &exp) < 0) {
         free(o.kernels);
         return 2;
     }
-    for (size_t i = 0; i < o.nsets; i++)
-        if (lab_experiment_set(&exp, "--set", o.sets[i]) < 0)
-            goto out_exp;
     if (o.reps)
         exp.reps = o.reps;
-    if (o.nsets && lab_experiment_check("--set", &exp) < 0)
-        goto out_exp;
     if (lab_profile_resolve(o.profile, &profile) < 0 || (o.bus && !(bus = lab_bus_find(o.bus))))
         goto out_exp;
     ncells = plan_cells(&o, kernels, nk, &exp, variants, loads, split_loads(exp.load_list, loads),
@@ -239,32 +235,21 @@ int cmd_run(int argc, char **argv)
         goto out_exp;
     }
     rc = 1;
-    if (check_agents(kernels, nk) < 0)
+    struct lab_session session;
+    if (check_agents(kernels, nk) < 0 ||
+        lab_session_open(&session, argc, argv, exp.name, profile.name) < 0)
         goto out_exp;
-
-    virConnectPtr conn = lab_vm_connect();
-    if (!conn)
-        goto out_exp;
-    lab_vm_sweep_stale(conn);
-    struct lab_store *st;
-    if (lab_mkdir_p(lab_home(), 0755) < 0 || lab_store_open(lab_store_path(), &st) < 0)
-        goto out_conn;
-
-    char cmdline[1024] = "lab";
-    for (int i = 0; i < argc; i++)
-        snprintf(cmdline + strlen(cmdline), sizeof cmdline - strlen(cmdline), " %s", argv[i]);
-    int64_t run = lab_store_run_begin(st, cmdline, exp.name, profile.name);
-    char *log_dir = lab_asprintf("%s/logs/run-%lld", lab_home(), (long long)run);
-    struct lab_cell_env env = {.conn = conn, .store = st, .run_id = run, .log_dir = log_dir};
-    lab_install_signal_handlers();
+    struct lab_cell_env *env = &session.env;
+    struct lab_store *st = env->store;
+    int64_t run = env->run_id;
 
     size_t first = 0;
     while (first < ncells && skip[first][0])
         first++;
-    const char *virt_type = lab_accel_choose(o.accel, &env, &specs[first]);
+    const char *virt_type = lab_accel_choose(o.accel, env, &specs[first]);
     if (!virt_type) {
         lab_store_run_end(st, run, lab_interrupted ? "interrupted" : "failed");
-        goto out_store;
+        goto out_session;
     }
 
     fprintf(stderr, "lab: run %lld: %s, %zu cell(s) on %s, %u run(s) each after %u warm-up, %s\n",
@@ -283,7 +268,7 @@ int cmd_run(int argc, char **argv)
         }
         specs[i].virt_type = virt_type;
         fprintf(stderr, "lab: [%zu/%zu] %s: %s\n", i + 1, ncells, kname, what);
-        if (lab_cell_run(&env, &specs[i], &res) < 0) {
+        if (lab_cell_run(env, &specs[i], &res) < 0) {
             failed++;
             lab_error("cell %s/%s %s: %s", kname, what, lab_cell_status_name(res.status),
                       res.reason);
@@ -304,11 +289,8 @@ int cmd_run(int argc, char **argv)
                 "lab: interrupted; the samples measured so far are stored (lab show %lld)\n",
                 (long long)run);
     rc = lab_interrupted ? 130 : failed ? 1 : 0;
-out_store:
-    free(log_dir);
-    lab_store_close(st);
-out_conn:
-    virConnectClose(conn);
+out_session:
+    lab_session_close(&session);
 out_exp:
     lab_experiment_free(&exp);
     free(o.kernels);
