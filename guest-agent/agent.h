@@ -32,6 +32,11 @@ int report_send(void); /* one write() per record; 0 or -errno */
 void report_log(const char *msg);
 void report_error(const char *msg, const char *test, int64_t rep);
 
+/* kprof.c: the kernel's /proc/profile around each run (lab.kprofile=1). */
+void kprof_enable(int on);
+void kprof_reset(void);  /* as a run begins */
+void kprof_report(void); /* after its end record: kprof records */
+
 /* setup.c: PID 1 duties. */
 void setup_proc(void);
 void setup_mounts(const struct agent_config *c);

@@ -87,6 +87,7 @@ int agent_main(int argc, char **argv, char **envp)
     else if (agent_config_parse(&cfg, params, (size_t)n))
         note(cfg.err);
 
+    kprof_enable(cfg.kprofile != 0);
     if (is_pid1()) {
         setup_mounts(&cfg);
         setup_modules("/etc/lab/modules");

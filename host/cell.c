@@ -247,6 +247,8 @@ static int handle_record(struct cell_run *c, const char *line, size_t len, int64
     case LAB_REC_BYE:
         c->bye = 1;
         break;
+    case LAB_REC_KPROF:
+        break; /* kept in the store's records; host/kprof.c reads them there */
     }
     return 0;
 }
@@ -545,6 +547,8 @@ static int prepare(struct cell_run *c, char **xml)
         lab_store_cell_set(c->env->store, c->cell_id, "channel",
                            c->channel == LAB_CHANNEL_UART ? "uart" : "virtio-port");
         lab_store_cell_set(c->env->store, c->cell_id, "profile", profile ? profile->name : "fast");
+        if (kf.system_map && lab_file_exists(kf.system_map))
+            lab_store_cell_set(c->env->store, c->cell_id, "system_map", kf.system_map);
     }
     name = lab_vm_domain_name(spec->index, spec->kernel->name);
     struct lab_cell_paths paths = {.name = name,

@@ -312,6 +312,14 @@ int lab_user_kernel_add(const struct lab_user_kernel_spec *s)
         if (bad)
             goto out_rm;
     }
+    if (s->system_map) {
+        char *m = lab_asprintf("%s/System.map", tmp);
+        char *cp_map[] = {"cp", (char *)s->system_map, m, NULL};
+        bad = run(cp_map);
+        free(m);
+        if (bad)
+            goto out_rm;
+    }
     if (mods) {
         char *parent = lab_asprintf("%s/lib/modules", tmp);
         char *to = lab_asprintf("%s/%s", parent, bz.release);

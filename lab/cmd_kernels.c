@@ -190,12 +190,15 @@ static int kernels_era(int argc, char **argv)
 static int kernels_add(int argc, char **argv)
 {
     struct lab_user_kernel_spec s = {.source = "user"};
-    static const struct option opts[] = {
-        {"image", required_argument, NULL, 'i'},  {"modules", required_argument, NULL, 'm'},
-        {"config", required_argument, NULL, 'c'}, {"arch", required_argument, NULL, 'a'},
-        {"replace", no_argument, NULL, 'r'},      {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {{"image", required_argument, NULL, 'i'},
+                                         {"modules", required_argument, NULL, 'm'},
+                                         {"config", required_argument, NULL, 'c'},
+                                         {"arch", required_argument, NULL, 'a'},
+                                         {"replace", no_argument, NULL, 'r'},
+                                         {"system-map", required_argument, NULL, 's'},
+                                         {NULL, 0, NULL, 0}};
     const char *usage = "usage: lab kernels add NAME --image BZIMAGE [--modules DIR] "
-                        "[--config FILE] [--arch x86_64|i686] [--replace]";
+                        "[--config FILE] [--system-map FILE] [--arch x86_64|i686] [--replace]";
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -214,6 +217,9 @@ static int kernels_add(int argc, char **argv)
             break;
         case 'r':
             s.replace = 1;
+            break;
+        case 's':
+            s.system_map = optarg;
             break;
         default:
             lab_error("%s", usage);
