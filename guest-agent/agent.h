@@ -40,6 +40,7 @@ void kprof_report(void); /* after its end record: kprof records */
 /* setup.c: PID 1 duties. */
 void setup_proc(void);
 void setup_mounts(const struct agent_config *c);
+void setup_report(const struct agent_config *c); /* a log record of what this boot decided */
 void setup_modules(const char *list_path);
 int setup_channel(const struct agent_config *c, char *why, size_t whycap);
 /* Waits for /dev/<lab.dev>; mounts it read-only on /mnt if `mount` (tests that

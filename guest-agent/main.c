@@ -103,6 +103,7 @@ int agent_main(int argc, char **argv, char **envp)
     }
     report_init(fd);
     hello();
+    setup_report(&cfg);
     for (size_t i = 0; i < notes_count(); i++)
         report_log(notes_get(i));
 

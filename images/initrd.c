@@ -19,7 +19,10 @@ static int extract(const char *cpio, const char *dir)
     struct archive_entry *e;
     int rc = 0;
     archive_read_support_format_cpio(in);
-    archive_write_disk_set_options(out, ARCHIVE_EXTRACT_PERM | ARCHIVE_EXTRACT_SECURE_NODOTDOT);
+    /* Times too: mke2fs -d copies them, and the image must not depend on when
+     * it was unpacked. */
+    archive_write_disk_set_options(out, ARCHIVE_EXTRACT_PERM | ARCHIVE_EXTRACT_TIME |
+                                            ARCHIVE_EXTRACT_SECURE_NODOTDOT);
     if (archive_read_open_filename(in, cpio, 65536) != ARCHIVE_OK) {
         rc = lab_error("cannot read %s: %s", cpio, archive_error_string(in));
         goto out;

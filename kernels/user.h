@@ -45,6 +45,11 @@ char *lab_user_kernels_dir(void);
 /* 1 if name is acceptable for a user kernel, else 0 with a reason. */
 int lab_user_kernel_name_ok(const char *name, char *reason, size_t len);
 
+/* Records the IO smoke test's verdict in the user kernel's kernel.conf
+ * (verified=passed|failed, verified_note=NOTE); the registry is reloaded, so
+ * earlier lab_kernel pointers are stale. 0, or -1 with a message. */
+int lab_user_kernel_set_verified(const char *name, int passed, const char *note);
+
 /* Settles the era's driver choices from the kernel's .config where the lab
  * has one: which IDE stack (libata or drivers/ide) it builds, when its era
  * allows both. Without a .config the era's default stands. */
