@@ -55,7 +55,8 @@ out:
 static int build(const char *tmpdir, const char *img, void *arg)
 {
     const char *cpio = arg;
-    char mke2fs[64];
+    char mke2fs[64], blocks[16];
+    snprintf(blocks, sizeof blocks, "%d", LAB_INITRD_KIB);
     char *root = lab_asprintf("%s/root", tmpdir), *log = lab_asprintf("%s/mke2fs.log", tmpdir);
     char *argv[] = {(char *)lab_tool_path("mke2fs", mke2fs, sizeof mke2fs),
                     "-q",
@@ -77,7 +78,7 @@ static int build(const char *tmpdir, const char *img, void *arg)
                     "-d",
                     root,
                     (char *)img,
-                    "8192",
+                    blocks,
                     NULL};
     int rc = -1;
     if (lab_mkdir_p(root, 0755) < 0 || extract(cpio, root) < 0)

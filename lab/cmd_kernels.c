@@ -148,6 +148,11 @@ static int kernels_show(int argc, char **argv)
                k->builtin_drivers ? "built in (no modules tree: the agent loads none)"
                                   : "modules tree given");
         printf("  %-16s %s\n", "config", k->config_path ? k->config_path : "(none given)");
+        printf("  %-16s %s%s%s\n", "smoke test",
+               k->verified                       ? k->verified
+               : strcmp(k->source, "build") == 0 ? "not run (lab kernels verify)"
+                                                 : "not run",
+               k->verified_note ? ": " : "", k->verified_note ? k->verified_note : "");
     } else {
         printf("  %-16s %s (%s, %s)\n", "package", k->package, k->source, k->deb_arch);
     }
