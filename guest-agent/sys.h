@@ -65,6 +65,7 @@
 #define BLKGETSIZE64_ 0x80041272UL
 #endif
 #define TCGETS_ 0x5401
+#define TCSBRK_ 0x5409 /* with arg 1: tcdrain */
 #define TCSETS_ 0x5402
 
 #define POSIX_FADV_DONTNEED_ 4
