@@ -99,6 +99,12 @@ static const struct lab_compat_flag flags[] = {
     "include/asm-i386/bitops.h include/asm-i386/semaphore.h include/asm-i386/spinlock.h "          \
     "include/asm-i386/rwlock.h include/asm-i386/atomic.h include/asm-i386/local.h "                \
     "include/asm-i386/rwsem.h include/asm-i386/signal.h include/asm-i386/posix_types.h"
+/* cast-as-lvalue: ((char *) p)++, ((char *) dirent) += reclen, ... */
+#define CAST_FILES                                                                                 \
+    "kernel/sysctl.c fs/readdir.c lib/crc32.c drivers/usb/storage/*.c drivers/pcmcia/*.c "         \
+    "drivers/char/*.c drivers/block/*.c fs/*/*.c"
+#define CAST_TYPE "((const |unsigned |struct )*[A-Za-z_][A-Za-z0-9_]* *\\*+)"
+#define CAST_LV   "([A-Za-z_][A-Za-z0-9_]*)"
 #define GAS_SEG                                                                                    \
     "gas 2.3x+ (Debian 12: 2.40) rejects movl %seg,mem and movl mem,%seg: "                        \
     "\"operand type mismatch for `mov'\""
@@ -165,30 +171,46 @@ static const struct lab_compat_fixup fixups[] = {
      "__init_call and __initsetup tables are marked used, not unused",
      "gcc 3.4+ drops unreferenced static tables: SILENT, the initcall table is empty and "
      "init() jumps to EIP 0"},
-    {"cast-lvalue-sysctl",
+    {"cast-lvalue-inc",
      {R24, ANY},
-     "kernel/sysctl.c",
+     CAST_FILES,
      LAB_COMPAT_REGEX,
-     "\\(char \\*\\) \\*context \\+= len;",
-     "*context = (char *)*context + len;",
-     "a cast used as an lvalue becomes an assignment through the cast",
+     "\\(\\(" CAST_TYPE "\\) *" CAST_LV "\\)\\+\\+",
+     "(\\3 = (void *)((\\1)\\3 + 1))",
+     "((T *)p)++ becomes (p = (void *)((T *)p + 1))",
+     "gcc 4+: \"lvalue required as increment operand\" (cast-as-lvalue was removed)"},
+    {"cast-lvalue-dec",
+     {R24, ANY},
+     CAST_FILES,
+     LAB_COMPAT_REGEX,
+     "\\(\\(" CAST_TYPE "\\) *" CAST_LV "\\)--",
+     "(\\3 = (void *)((\\1)\\3 - 1))",
+     "((T *)p)-- becomes (p = (void *)((T *)p - 1))",
+     "gcc 4+: \"lvalue required as decrement operand\""},
+    {"cast-lvalue-addsub",
+     {R24, ANY},
+     CAST_FILES,
+     LAB_COMPAT_REGEX,
+     "\\(\\(" CAST_TYPE "\\) *" CAST_LV "\\) *(\\+|-)= *([^;]+);",
+     "\\3 = (void *)((\\1)\\3 \\4 (\\5));",
+     "((T *)p) += n becomes p = (void *)((T *)p + (n))",
      "gcc 4+: \"lvalue required as left operand of assignment\""},
-    {"cast-lvalue-readdir",
+    {"static-after-extern",
      {R24, ANY},
-     "fs/readdir.c",
+     "init/do_mounts.c",
      LAB_COMPAT_REGEX,
-     "\\(\\(char \\*\\) ([a-z_]+)\\) \\+= reclen;",
-     "\\1 = (void *)((char *)\\1 + reclen);",
-     "((char *) dirent) += reclen becomes dirent = (void *)((char *)dirent + reclen)",
-     "gcc 4+: \"lvalue required as increment operand\""},
-    {"cast-lvalue-crc32",
+     "\nstatic char root_device_name\\[64\\];",
+     "\nchar root_device_name[64];",
+     "root_device_name loses its static: include/linux/fs.h declares it extern",
+     "gcc 4+: \"static declaration of 'root_device_name' follows non-static declaration\""},
+    {"abs-builtin",
      {R24, ANY},
-     "lib/crc32.c",
+     "include/linux/kernel.h",
      LAB_COMPAT_REGEX,
-     "\\(\\(__u32 \\*\\)b\\)\\+\\+;",
-     "b = (const unsigned char *)((const __u32 *)b + 1);",
-     "((__u32 *)b)++ becomes an assignment",
-     "gcc 4+: \"lvalue required as increment operand\""},
+     "\nextern int abs\\(int\\);\n",
+     "\nextern int abs(int);\n#define abs(x) __builtin_abs(x) /* lab compat */\n",
+     "abs() becomes __builtin_abs (2.4 declares it and counts on gcc's builtin)",
+     "gcc with -fno-builtin: \"undefined reference to `abs'\" at the vmlinux link"},
     {"fastcall-definitions",
      {R24, I386},
      "(from the build log)",
@@ -293,7 +315,7 @@ void lab_compat_vars_free(struct lab_compat_vars *vars)
 
 char *lab_compat_describe(lab_kver v, unsigned arch)
 {
-    char *s = lab_xstrdup("lab-compat-2");
+    char *s = lab_xstrdup("lab-compat-5");
     for (size_t i = 0; i < lab_compat_flag_count(); i++)
         if (lab_compat_range_has(&flags[i].r, v, arch))
             s = join(s, flags[i].value);
@@ -821,6 +843,67 @@ static int quoted_name(const char *p, char *name, size_t len)
     return 0;
 }
 
+/* The convention of a declaration's text: 3, 0 or -1 (see compat.h). */
+static int convention(const char *s, size_t n)
+{
+    if (memmem(s, n, "asmlinkage", 10))
+        return 0;
+    if (memmem(s, n, "FASTCALL", 8) || memmem(s, n, "fastcall", 8) ||
+        memmem(s, n, "regparm(3)", 10))
+        return 3;
+    return -1;
+}
+
+/* After an error at p: the "note: previous declaration of 'NAME'" within
+ * the next lines of the log, its echoed source line, else the declaration's
+ * file itself (lines L-2..L). */
+static int prev_convention(const char *p, const char *name)
+{
+    const char *note = strstr(p, "note: previous declaration of ");
+    const char *next_err = strstr(p + 1, ": error: ");
+    if (!note || (next_err && next_err < note) || note - p > 4000)
+        return -1;
+    char nm[128];
+    if (quoted_name(note + 30, nm, sizeof nm) < 0 || strcmp(nm, name) != 0)
+        return -1;
+    const char *l1 = strchr(note, '\n');
+    if (l1) {
+        const char *l2 = strchr(l1 + 1, '\n');
+        size_t n = l2 ? (size_t)(l2 - l1) : strlen(l1);
+        int c = convention(l1, n);
+        if (c >= 0)
+            return c;
+    }
+    /* FILE:LINE:COL: note: */
+    const char *ls = note;
+    while (ls > p && ls[-1] != '\n')
+        ls--;
+    char file[512];
+    size_t fl = strcspn(ls, ":");
+    if (fl >= sizeof file || ls[fl] != ':')
+        return -1;
+    memcpy(file, ls, fl);
+    file[fl] = '\0';
+    int line = atoi(ls + fl + 1);
+    size_t len;
+    char *text = file[0] == '/' ? lab_read_file(file, &len) : NULL;
+    int c = -1;
+    if (text && line > 0) {
+        const char *a = text, *b;
+        for (int k = 1; k < line - 2 && a; k++)
+            if ((a = strchr(a, '\n')))
+                a++;
+        b = a;
+        for (int k = 0; k < 3 && b && *b; k++)
+            if ((b = strchr(b, '\n')))
+                b++;
+        if (a)
+            c = convention(a, b ? (size_t)(b - a) : strlen(a));
+    }
+    free(text);
+    return c;
+}
+
 int lab_compat_find_conflicts(const char *log, struct lab_compat_conflict *out, int max)
 {
     int count = 0;
@@ -850,6 +933,7 @@ int lab_compat_find_conflicts(const char *log, struct lab_compat_conflict *out, 
         c.col = atoi(c2);
         if (c.line <= 0 || quoted_name(p + sizeof key - 1, c.name, sizeof c.name) < 0)
             continue;
+        c.regparm = prev_convention(p, c.name);
         int dup = 0;
         for (int k = 0; k < count; k++)
             dup |= strcmp(out[k].file, c.file) == 0 && out[k].line == c.line;
@@ -859,9 +943,8 @@ int lab_compat_find_conflicts(const char *log, struct lab_compat_conflict *out, 
     return count;
 }
 
-static const char regparm[] = "__attribute__((regparm(3))) ";
-
-int lab_compat_add_regparm(const char *text, int line, int col, const char *name, char **out)
+int lab_compat_add_regparm(const char *text, int line, int col, const char *name, int rp,
+                           char **out)
 {
     const char *l = text;
     for (int k = 1; k < line && l; k++) {
@@ -894,8 +977,10 @@ int lab_compat_add_regparm(const char *text, int line, int col, const char *name
     if (memmem(l, (size_t)(hit - l), "regparm", 7))
         return 0; /* already done: the conflict is something else */
     struct buf b = {0};
+    char attr[48];
+    snprintf(attr, sizeof attr, "__attribute__((regparm(%d))) ", rp);
     put(&b, text, (size_t)(hit - text));
-    puts_(&b, regparm);
+    puts_(&b, attr);
     puts_(&b, hit);
     *out = done(&b);
     return 1;
@@ -937,16 +1022,20 @@ int lab_compat_fix_conflicts(const char *dir, const char *log_text, const char *
     int nd = entered_dirs(log_text, dirs + 1, 255) + 1;
     dirs[0] = lab_xstrdup(dir);
     for (int k = 0; k < n; k++) {
+        if (c[k].regparm < 0)
+            continue;
         for (int d = 0; d < nd; d++) {
             char *path = c[k].file[0] == '/' ? lab_xstrdup(c[k].file)
                                              : lab_asprintf("%s/%s", dirs[d], c[k].file);
             size_t len;
             char *text = lab_read_file(path, &len), *out = NULL;
-            int ok = text && lab_compat_add_regparm(text, c[k].line, c[k].col, c[k].name, &out) &&
-                     rewrite_file(path, out) == 0;
+            int ok =
+                text &&
+                lab_compat_add_regparm(text, c[k].line, c[k].col, c[k].name, c[k].regparm, &out) &&
+                rewrite_file(path, out) == 0;
             if (ok) {
-                logf_(log, "lab compat: fastcall-definitions: %s:%d: %s\n", path, c[k].line,
-                      c[k].name);
+                logf_(log, "lab compat: fastcall-definitions: %s:%d: %s: regparm(%d)\n", path,
+                      c[k].line, c[k].name, c[k].regparm);
                 fixed++;
             }
             free(text);

@@ -111,20 +111,26 @@ int lab_compat_asm_segreg(const char *in, char **out);
 int lab_compat_apply_tree(const char *dir, lab_kver v, unsigned arch, const char *log);
 
 /* One "conflicting types" diagnostic that names a definition: file (as gcc
- * printed it), line and column of the identifier, and the name. */
+ * printed it), line and column of the identifier, the name, and the
+ * calling convention of the previous declaration gcc points at: 3 for
+ * FASTCALL/fastcall/regparm(3), 0 for asmlinkage (regparm(0) on i386), -1
+ * for anything else (not a conflict the layer fixes). */
 struct lab_compat_conflict {
     char file[256];
     int line, col;
     char name[128];
+    int regparm;
 };
 /* Finds gcc's "FILE:LINE:COL: error: conflicting types for 'NAME'" lines
- * in a build log (ASCII or UTF-8 quotes). Up to max entries, deduplicated;
- * returns how many. */
+ * in a build log (ASCII or UTF-8 quotes) and the "note: previous
+ * declaration" that follows (with the source line gcc echoes). Up to max
+ * entries, deduplicated; returns how many. */
 int lab_compat_find_conflicts(const char *log, struct lab_compat_conflict *out, int max);
-/* Inserts "__attribute__((regparm(3))) " before the identifier at (line,
+/* Inserts "__attribute__((regparm(N))) " before the identifier at (line,
  * col) of text, when the identifier there is name and not already
  * attributed. 1 changed (*out malloc'd), 0 not. */
-int lab_compat_add_regparm(const char *text, int line, int col, const char *name, char **out);
+int lab_compat_add_regparm(const char *text, int line, int col, const char *name, int n,
+                           char **out);
 /* Applies lab_compat_add_regparm for every conflict in the log to files
  * under dir (a file is relative to dir, as make printed it). Returns the
  * number of definitions changed. */

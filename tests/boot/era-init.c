@@ -1,9 +1,9 @@
 /* A freestanding i386 /init for booting era kernels by hand (2.4 and 2.6):
  * prints the kernel's /proc/version, reads /dev/hda (the first IDE disk)
  * in 64 KiB blocks up to 16 MiB, prints the byte count and the disk's first
- * 16 bytes, checks /proc/profile when the kernel has it, and powers off.
+ * 16 bytes, checks /proc/profile when the kernel has it, and restarts (qemu -no-reboot exits).
  * Creates its device nodes when the root lacks them (2.6 initramfs); an
- * ext2 initrd (2.4, may be mounted read-only) must carry them.
+ * ext2 initrd (2.4, may be mounted read-only) must carry them and /proc.
  * Build: gcc -m32 -static -nostdlib -ffreestanding -fno-pie -no-pie -O2
  *   -fno-stack-protector -Wl,-z,noseparate-code -o init era-init.c */
 #define SYS_exit   1
@@ -17,10 +17,14 @@
 #define SYS_sync   36
 #define SYS_reboot 88
 
+/* Every call passes five arguments (mount's flags and data must be 0). */
 static long sys(long n, long a, long b, long c)
 {
     long ret;
-    __asm__ volatile("int $0x80" : "=a"(ret) : "a"(n), "b"(a), "c"(b), "d"(c) : "memory");
+    __asm__ volatile("int $0x80"
+                     : "=a"(ret)
+                     : "a"(n), "b"(a), "c"(b), "d"(c), "S"(0L), "D"(0L)
+                     : "memory");
     return ret;
 }
 
@@ -110,8 +114,9 @@ __attribute__((force_align_arg_pointer)) void _start(void)
         out(con, "\nera-init: OK\n");
     }
     sys(SYS_sync, 0, 0, 0);
-    /* power off: LINUX_REBOOT_MAGIC1, MAGIC2, CMD_POWER_OFF */
-    sys(SYS_reboot, (long)0xfee1dead, 672274793, 0x4321fedc);
+    /* restart (LINUX_REBOOT_MAGIC1, MAGIC2, CMD_RESTART), which qemu
+     * -no-reboot turns into an exit: 2.4 without APM cannot power off */
+    sys(SYS_reboot, (long)0xfee1dead, 672274793, 0x01234567);
     for (;;)
         sys(SYS_exit, 0, 0, 0);
 }
