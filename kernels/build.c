@@ -643,7 +643,8 @@ int lab_kernel_build(const struct lab_build_spec *b, char **name_out)
             goto out_q;
         }
         fprintf(stderr,
-                "lab: era compat layer: regparm on %d FASTCALL/asmlinkage definition(s) gcc reported as "
+                "lab: era compat layer: regparm on %d FASTCALL/asmlinkage definition(s) gcc "
+                "reported as "
                 "conflicting; building again (pass %d)\n",
                 fixed, pass + 1);
     }

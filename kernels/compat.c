@@ -146,6 +146,14 @@ static const struct lab_compat_fixup fixups[] = {
      "$(CC) -Wl,-m,elf_i386",
      "the vsyscall DSO link passes the emulation through the gcc driver",
      "gcc 12 takes -m elf_i386 as a machine option: \"unrecognized command-line option\""},
+    {"make-plus-space-eq",
+     {R26, ANY},
+     "drivers/media/dvb/*/Makefile drivers/media/*/Makefile",
+     LAB_COMPAT_REGEX,
+     "\n(obj-\\$\\([A-Z0-9_]+\\)) \\+ =",
+     "\n\\1 +=",
+     "obj-$(CONFIG_X) + = ... becomes += (2.6.12's b2c2 Makefile)",
+     "GNU make 4.x: \"missing separator\" (make 3.80 took it when the option was empty)"},
     {"tss-extern-order",
      {R24, I386},
      "include/asm-i386/processor.h",
@@ -315,7 +323,7 @@ void lab_compat_vars_free(struct lab_compat_vars *vars)
 
 char *lab_compat_describe(lab_kver v, unsigned arch)
 {
-    char *s = lab_xstrdup("lab-compat-5");
+    char *s = lab_xstrdup("lab-compat-6");
     for (size_t i = 0; i < lab_compat_flag_count(); i++)
         if (lab_compat_range_has(&flags[i].r, v, arch))
             s = join(s, flags[i].value);

@@ -54,6 +54,9 @@ static void num(long fd, unsigned long v)
 }
 
 static char buf[65536];
+/* Initialized data, so the writable PT_LOAD has file contents: 2.6.12's
+ * binfmt_elf fails an exec whose last segment maps zero file bytes. */
+static char hello[] = "era-init: up\n";
 
 __attribute__((force_align_arg_pointer)) void _start(void)
 {
@@ -63,7 +66,7 @@ __attribute__((force_align_arg_pointer)) void _start(void)
     long con = sys(SYS_open, (long)"/dev/console", 2, 0);
     if (con < 0)
         con = 1;
-    out(con, "era-init: up\n");
+    out(con, hello);
     sys(SYS_mkdir, (long)"/proc", 0755, 0);
     long m = sys(SYS_mount, (long)"proc", (long)"/proc", (long)"proc");
     long fd = sys(SYS_open, (long)"/proc/version", 0, 0);
