@@ -969,7 +969,8 @@ int lab_compat_add_regparm(const char *text, int line, int col, const char *name
     const char *hit = NULL;
     /* the column first (byte columns), else the first "name (" on the line */
     if (col > 0 && (size_t)(col - 1) + nl <= (size_t)(end - l) &&
-        strncmp(l + col - 1, name, nl) == 0)
+        strncmp(l + col - 1, name, nl) == 0 && !ident_char(l[col - 1 + nl]) &&
+        (col == 1 || !ident_char(l[col - 2])))
         hit = l + col - 1;
     for (const char *p = l; !hit && p + nl <= end; p++) {
         if (strncmp(p, name, nl) != 0 || (p > l && ident_char(p[-1])) || ident_char(p[nl]))
