@@ -47,7 +47,7 @@ static const struct lab_compat_flag flags[] = {
     {{RALL, ANY},
      LAB_COMPAT_CFLAGS,
      "-fno-strict-aliasing",
-     "the era's code type-puns freely (2.6 sets it itself from 2.6.x, 2.4 does not always)"},
+     "the era's code type-puns (its Makefiles pass it too; kept for trees that do not)"},
     {{RALL, ANY},
      LAB_COMPAT_CFLAGS,
      "-fno-pie",
@@ -116,7 +116,7 @@ static const struct lab_compat_fixup fixups[] = {
      LAB_COMPAT_ASM_SEGREG,
      NULL,
      NULL,
-     "savesegment/loadsegment and the open-coded movl %%fs/%%gs of process.c, vm86.c, "
+     "savesegment/loadsegment and the open-coded movl %fs/%gs of process.c, vm86.c, "
      "apm.c: the memory operand becomes a register (\"=m\" -> \"=r\", \"m\" -> \"r\", %N -> %kN)",
      GAS_SEG},
     {"rmw-asm",
