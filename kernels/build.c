@@ -458,6 +458,7 @@ int lab_kernel_build(const struct lab_build_spec *b, char **name_out)
                      src.ref ? ":" : "", src.ref ? src.ref : "", comp.text, b->wrap ? b->wrap : "");
     char *bz = lab_asprintf("%s/bzImage", cache);
     char *cfg = lab_asprintf("%s/config", cache);
+    char *map = lab_asprintf("%s/System.map", cache);
     struct lab_user_kernel_spec us = {.name = name,
                                       .image = bz,
                                       .config = cfg,
@@ -472,6 +473,7 @@ int lab_kernel_build(const struct lab_build_spec *b, char **name_out)
         if (!k || !k->dir || strcmp(k->source, "build") != 0) {
             if (k && k->dir)
                 lab_user_kernel_remove(name);
+            us.system_map = lab_file_exists(map) ? map : NULL;
             rc = lab_user_kernel_add(&us);
         }
         goto out_reg;
@@ -693,6 +695,7 @@ int lab_kernel_build(const struct lab_build_spec *b, char **name_out)
         if (k && k->dir)
             lab_user_kernel_remove(name);
     }
+    us.system_map = lab_file_exists(map) ? map : NULL;
     rc = lab_user_kernel_add(&us);
 out_q:
     free(qsrc);
@@ -700,6 +703,7 @@ out_reg:
     free(extra);
     free(bz);
     free(cfg);
+    free(map);
     if (rc == 0 && name_out) {
         *name_out = name;
         name = NULL;
