@@ -26,10 +26,10 @@ char *lab_cell_agent_params(const struct lab_era *era, const struct lab_bus *bus
     /* lab_cell_check refused an impossible scheduler before we got here. */
     if (lab_sched_plan(era, exp->scheduler, &sched, reason, sizeof reason) < 0)
         memset(&sched, 0, sizeof sched);
-    char *params =
-        lab_asprintf("%s%s%s lab.dev=%s lab.dev2=%s lab.chan=%s\n", agent,
-                     sched.agent_key[0] ? " " : "", sched.agent_key, guest_disk(era, bus, 0),
-                     guest_disk(era, bus, 1), channel == LAB_CHANNEL_UART ? "ttyS1" : "virtio");
+    char *params = lab_asprintf(
+        "%s%s%s lab.dev=%s lab.dev2=%s lab.chan=%s%s\n", agent, sched.agent_key[0] ? " " : "",
+        sched.agent_key, guest_disk(era, bus, 0), guest_disk(era, bus, 1),
+        channel == LAB_CHANNEL_UART ? "ttyS1" : "virtio", era->ra_blkfra ? " lab.ra_blkfra=1" : "");
     free(agent);
     return params;
 }

@@ -53,6 +53,8 @@ static void test_linux_2_4(void **state)
     assert_non_null(strstr(cmdline, "root=/dev/ram0"));
     assert_non_null(strstr(params, "lab.dev=hda lab.dev2=hdc lab.chan=ttyS1"));
     assert_null(strstr(cmdline, "lab."));
+    /* 2.4: file readahead is BLKFRASET; 2.6 on: BLKRASET */
+    assert_true((strstr(params, "lab.ra_blkfra=1") != NULL) == (strstr(cmdline, "ram0") != NULL));
     assert_golden("cell-2.4.26-i686-ide.xml", xml);
     free(xml);
     free(cmdline);
@@ -66,6 +68,8 @@ static void test_linux_2_6_0(void **state)
     assert_non_null(strstr(cmdline, "noapic"));
     assert_non_null(strstr(params, "lab.dev=hda lab.dev2=hdc lab.chan=ttyS1"));
     assert_null(strstr(cmdline, "lab."));
+    /* 2.4: file readahead is BLKFRASET; 2.6 on: BLKRASET */
+    assert_true((strstr(params, "lab.ra_blkfra=1") != NULL) == (strstr(cmdline, "ram0") != NULL));
     assert_null(strstr(xml, "virtio"));
     assert_golden("cell-2.6.0-i686-ide.xml", xml);
     free(xml);
