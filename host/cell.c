@@ -458,6 +458,15 @@ int lab_cell_check(const struct lab_cell_spec *spec, char *reason, size_t len)
                  era.version_str);
         return -1;
     }
+    /* The host always passes lab.direct, so this is the agent's mode. */
+    if (e->direct && strcmp(disk_fs(e), "ext3") == 0 &&
+        !lab_era_has(&era, LAB_FEAT_O_DIRECT_EXT3)) {
+        snprintf(reason, len,
+                 "O_DIRECT on ext3 files needs Linux 2.6.0 or later (%s's ext3 has no direct "
+                 "IO: every read would be EINVAL); set direct = 0",
+                 era.version_str);
+        return -1;
+    }
     if (choose_channel(spec, &era, &ch, reason, len) < 0)
         return -1;
     /* A kernel with a known .config must have the drivers the cell needs. */

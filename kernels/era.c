@@ -157,6 +157,14 @@ static const struct lab_era_row rows[] = {
      "2.4.22 drivers/block/blkpg.c (BLKRASET: arg > 0xff is -EINVAL), mm/filemap.c "
      "get_max_readahead, drivers/ide/ide-disk.c file_readahead; 2.6.0 mm/readahead.c "
      "(ra_pages from BLKRASET)"},
+    /* Not in LAB_DESIGN's table: found running seed 003's overwrite on the
+     * lab's 2.4.22 (pread64 EINVAL). Placed at 2.6.0, the first tree read
+     * that has it; a later 2.4.x may have had it backported. */
+    {LAB_FEAT_O_DIRECT_EXT3, "O_DIRECT on ext3 files", LAB_KV(2, 6, 0), 0,
+     "earlier (2.4.22): ext3_aops has no direct_IO, so open(O_DIRECT) succeeds and every read "
+     "or write is EINVAL; ext2 files and block devices have it from 2.4.10",
+     "2.4.22 fs/ext3/inode.c ext3_aops (no direct_IO), mm/filemap.c generic_file_direct_IO; "
+     "2.6.9 fs/ext3/inode.c ext3_direct_IO"},
 };
 
 size_t lab_era_row_count(void)

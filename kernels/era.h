@@ -62,6 +62,7 @@ enum lab_era_feature {
     LAB_FEAT_MODULE_COMPRESS,
     LAB_FEAT_LONG_CMDLINE, /* COMMAND_LINE_SIZE 2048 (256 before) */
     LAB_FEAT_BLKRA_FILE,   /* BLKRASET sets the file readahead (2.4: BLKFRASET does) */
+    LAB_FEAT_O_DIRECT_EXT3, /* ext3 files open with O_DIRECT can be read and written */
     LAB_FEAT_COUNT
 };
 
