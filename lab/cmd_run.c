@@ -5,6 +5,8 @@
 #include "cell.h"
 #include "commands.h"
 #include "experiment.h"
+#include "json.h"
+#include "junit.h"
 #include "profile.h"
 #include "report.h"
 #include "session.h"
@@ -29,6 +31,8 @@ struct run_opts {
     const char *bus;
     const char *channel;
     const char *accel;
+    const char *json, *junit; /* files written after the report */
+    double threshold;         /* --junit: smallest change that fails */
     unsigned reps;
     unsigned timeout;
     char *sets[32];
@@ -48,7 +52,11 @@ static void run_usage(FILE *out)
             "  -b, --bus B            ide, sata, scsi or virtio-scsi (default: the profile's)\n"
             "      --channel C        agent channel: virtio-port or uart (default: the era's)\n"
             "      --accel A          auto (default), tcg or kvm\n"
-            "      --timeout S        seconds before a cell counts as hung\n");
+            "      --timeout S        seconds before a cell counts as hung\n"
+            "      --json FILE        also write the run as JSON (schema in README.md)\n"
+            "      --junit FILE       also write JUnit XML: a slower comparison is a failure,\n"
+            "                         a cell that could not run an error\n"
+            "  -T, --threshold PCT    smallest slowdown that fails in --junit (default 5)\n");
 }
 
 static int parse_opts(int argc, char **argv, struct run_opts *o)
@@ -63,16 +71,31 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
         {"profile", required_argument, NULL, 'p'},
         {"bus", required_argument, NULL, 'b'},
         {"channel", required_argument, NULL, 'c'},
+        {"json", required_argument, NULL, 'J'},
+        {"junit", required_argument, NULL, 'U'},
+        {"threshold", required_argument, NULL, 'T'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     int ch;
     char *end;
+    o->threshold = 5;
     o->experiment = "seqread";
     o->accel = "auto";
     o->profile = "fast";
-    while ((ch = getopt_long(argc, argv, "k:e:n:s:p:b:h", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "k:e:n:s:p:b:T:h", longopts, NULL)) != -1) {
         switch (ch) {
+        case 'J':
+            o->json = optarg;
+            break;
+        case 'U':
+            o->junit = optarg;
+            break;
+        case 'T':
+            o->threshold = strtod(optarg, &end);
+            if (*end || !(o->threshold >= 0) || o->threshold > 1000)
+                return lab_error("--threshold wants a percentage, not '%s'", optarg);
+            break;
         case 'k':
             o->kernels = optarg;
             break;
@@ -202,6 +225,17 @@ static size_t split_loads(const char *list, char (*loads)[16])
     return n;
 }
 
+/* The machine-readable files, from the store like the table. */
+static int write_outputs(const struct run_opts *o, struct lab_store *st, int64_t run)
+{
+    int rc = 0;
+    if (o->json && lab_json_write(st, run, o->json) < 0)
+        rc = -1;
+    if (o->junit && lab_junit_write_run(st, run, o->threshold, o->junit) < 0)
+        rc = -1;
+    return rc;
+}
+
 int cmd_run(int argc, char **argv)
 {
     struct run_opts o = {0};
@@ -284,11 +318,12 @@ int cmd_run(int argc, char **argv)
     lab_store_run_end(st, run, status);
     printf("\n");
     lab_report_run(stdout, st, run);
+    int written = write_outputs(&o, st, run);
     if (lab_interrupted)
         fprintf(stderr,
                 "lab: interrupted; the samples measured so far are stored (lab show %lld)\n",
                 (long long)run);
-    rc = lab_interrupted ? 130 : failed ? 1 : 0;
+    rc = lab_interrupted ? 130 : failed || written < 0 ? 1 : 0;
 out_session:
     lab_session_close(&session);
 out_exp:
