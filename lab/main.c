@@ -22,6 +22,7 @@ static const struct command {
     {"runs", cmd_runs, "", "stored runs"},
     {"show", cmd_show, "[RUN]", "report of a stored run"},
     {"trace", cmd_trace, "[RUN [KERNEL]]", "the era disk's request pattern in a run"},
+    {"doctor", cmd_doctor, "", "check what a cell needs on this machine"},
 };
 
 static void usage(FILE *out)
