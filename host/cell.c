@@ -390,7 +390,7 @@ int lab_cell_check(const struct lab_cell_spec *spec, char *reason, size_t len)
         snprintf(reason, len, "unknown bus");
         return -1;
     }
-    if (lab_era_for(spec->kernel->version, spec->kernel->arch, &era) < 0) {
+    if (lab_kernel_era(spec->kernel, &era) < 0) {
         snprintf(reason, len, "no era facts for kernel version %s", spec->kernel->version);
         return -1;
     }
@@ -462,12 +462,12 @@ static int prepare(struct cell_run *c, char **xml)
     const struct lab_cell_spec *spec = c->spec;
     const struct lab_profile *profile = spec->profile;
     struct lab_kernel_files kf = {0};
-    char *initrd = NULL, *disk = NULL, *name = NULL, *cmdline = NULL, reason[256];
+    char *initrd = NULL, *disk = NULL, *name = NULL, *cmdline = NULL, *params = NULL, reason[256];
     const char *modules[16];
     int rc = -1;
 
     c->bus = cell_bus(spec);
-    if (!c->bus || lab_era_for(spec->kernel->version, spec->kernel->arch, &c->era) < 0 ||
+    if (!c->bus || lab_kernel_era(spec->kernel, &c->era) < 0 ||
         lab_cell_check(spec, reason, sizeof reason) < 0 ||
         choose_channel(spec, &c->era, &c->channel, reason, sizeof reason) < 0) {
         fail(c, LAB_CELL_FAILED, "cannot run here: %s", reason);
@@ -477,8 +477,10 @@ static int prepare(struct cell_run *c, char **xml)
         fail(c, LAB_CELL_FAILED, "cannot fetch kernel %s", spec->kernel->name);
         goto out;
     }
+    params = lab_cell_agent_params(&c->era, c->bus, c->channel, spec->exp);
     struct lab_initramfs_spec is = {
         .agent_path = lab_agent_path(spec->kernel->arch),
+        .params = params,
         .modules_dir = kf.modules_dir,
         .modules = modules,
         /* 2.4 cannot load modules from PID 1: its drivers are built in. */
@@ -563,6 +565,7 @@ out:
     free(disk);
     free(name);
     free(cmdline);
+    free(params);
     return rc;
 }
 

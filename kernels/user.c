@@ -380,39 +380,71 @@ int lab_user_kernel_remove(const char *name)
     return rc;
 }
 
-int lab_kernel_cell_ok(const struct lab_kernel *k, const struct lab_era *era, const char *bus,
-                       enum lab_agent_channel ch, const char *fs, char *reason, size_t len)
+/* The kernel's .config, when the lab knows one: 1 loaded, 0 none (a
+ * Debian kernel not fetched yet, a user image without --config), -1 with
+ * reason when it cannot be read. */
+static int kernel_config(const struct lab_kernel *k, struct lab_kconfig *cfg, char *reason,
+                         size_t len)
 {
     char *path = NULL;
-    struct lab_kconfig cfg;
     int have_modules;
     if (k->dir) {
         if (!k->config_path)
-            return 1;
+            return 0;
         path = lab_xstrdup(k->config_path);
         have_modules = k->has_modules;
     } else {
         struct lab_kernel_files f;
         if (!lab_kernel_files_for(k, &f)) {
             lab_kernel_files_free(&f);
-            return 1; /* not fetched yet: the fetch brings a full modular kernel */
+            return 0; /* not fetched yet: the fetch brings a full modular kernel */
         }
         path = lab_xstrdup(f.config);
         lab_kernel_files_free(&f);
         have_modules = 1;
         if (!lab_file_exists(path)) {
             free(path);
-            return 1;
+            return 0;
         }
     }
-    if (lab_kconfig_load(path, &cfg) < 0) {
+    if (lab_kconfig_load(path, cfg) < 0) {
         snprintf(reason, len, "cannot read the kernel config %s", path);
         free(path);
-        return 0;
+        return -1;
     }
     free(path);
-    cfg.kernel = k->name;
-    cfg.have_modules = have_modules;
+    cfg->kernel = k->name;
+    cfg->have_modules = have_modules;
+    return 1;
+}
+
+void lab_kernel_choose_drivers(const struct lab_kernel *k, struct lab_era *era)
+{
+    struct lab_kconfig cfg;
+    char reason[256];
+    if (kernel_config(k, &cfg, reason, sizeof reason) != 1)
+        return;
+    int libata = lab_kconfig_ide_libata(&cfg, era);
+    if (libata >= 0)
+        era->ide_libata = libata;
+    lab_kconfig_free(&cfg);
+}
+
+int lab_kernel_era(const struct lab_kernel *k, struct lab_era *era)
+{
+    if (lab_era_for(k->version, k->arch, era) < 0)
+        return -1;
+    lab_kernel_choose_drivers(k, era);
+    return 0;
+}
+
+int lab_kernel_cell_ok(const struct lab_kernel *k, const struct lab_era *era, const char *bus,
+                       enum lab_agent_channel ch, const char *fs, char *reason, size_t len)
+{
+    struct lab_kconfig cfg;
+    int have = kernel_config(k, &cfg, reason, len);
+    if (have <= 0)
+        return have == 0;
     int ok = lab_kconfig_bus_ok(&cfg, bus, era, reason, len) == 1 &&
              lab_kconfig_channel_ok(&cfg, ch, era, reason, len) == 1 &&
              lab_kconfig_fs_ok(&cfg, fs, era, reason, len) == 1;

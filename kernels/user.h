@@ -51,6 +51,13 @@ int lab_user_kernel_name_ok(const char *name, char *reason, size_t len);
  * kernels/era.h is all there is). 1 yes; 0 no with the reason, e.g. "kernel
  * 6.1-mine lacks CONFIG_SATA_AHCI (needed for bus sata)". Call it before
  * booting, next to lab_era_bus_supported. */
+/* Settles the era's driver choices from the kernel's .config where the lab
+ * has one: which IDE stack (libata or drivers/ide) it builds, when its era
+ * allows both. Without a .config the era's default stands. */
+void lab_kernel_choose_drivers(const struct lab_kernel *k, struct lab_era *era);
+/* The era of a kernel as the lab runs it: lab_era_for its version and
+ * arch, then lab_kernel_choose_drivers. -1 with a message. */
+int lab_kernel_era(const struct lab_kernel *k, struct lab_era *era);
 int lab_kernel_cell_ok(const struct lab_kernel *k, const struct lab_era *era, const char *bus,
                        enum lab_agent_channel ch, const char *fs, char *reason, size_t len);
 

@@ -165,7 +165,7 @@ static int kernels_show(int argc, char **argv)
     lab_kernel_files_free(&f);
     printf("\n");
     struct lab_era era;
-    if (lab_era_for(k->version, k->arch, &era) < 0)
+    if (lab_kernel_era(k, &era) < 0)
         return 1;
     print_era(&era);
     if (k->config_path)
