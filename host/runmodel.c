@@ -320,7 +320,7 @@ static const struct lab_model_row *base_of(const struct lab_model *m, size_t i)
     return NULL;
 }
 
-static enum lab_verdict verdict_of(const struct lab_comparison *c, int lower_is_better)
+enum lab_verdict lab_verdict_of(const struct lab_comparison *c, int lower_is_better)
 {
     if (!c->significant)
         return LAB_VERDICT_SAME;
@@ -341,7 +341,7 @@ static void fill_comparisons(struct lab_model *m)
         if (lab_compare(b->v[f], b->n, r->v[f], r->n, &c->c) < 0)
             c->verdict = LAB_VERDICT_TOO_FEW;
         else
-            c->verdict = verdict_of(&c->c, m->shape->lower_is_better);
+            c->verdict = lab_verdict_of(&c->c, m->shape->lower_is_better);
     }
 }
 

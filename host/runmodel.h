@@ -83,6 +83,8 @@ enum lab_verdict {
     LAB_VERDICT_FASTER,
 };
 const char *lab_verdict_name(enum lab_verdict v); /* "too-few", "same", "slower", "faster" */
+/* SAME, SLOWER or FASTER: slower is a drop of a throughput, a rise of a time. */
+enum lab_verdict lab_verdict_of(const struct lab_comparison *c, int lower_is_better);
 
 /* A row against the first kernel's row at the same setting and load. */
 struct lab_model_cmp {

@@ -11,6 +11,7 @@ int cmd_runs(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 /* The result store every command reads and writes ($LAB_STORE or
  * $LAB_HOME/results.db). */
