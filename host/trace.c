@@ -1,5 +1,6 @@
 /* Summaries of the hdd filter's per-request traces. */
 #include "trace.h"
+#include "store.h"
 #include "util.h"
 
 #include <inttypes.h>
@@ -17,6 +18,33 @@ static int lookup(const char *word, const char *const *names, int n)
         if (strcmp(word, names[i]) == 0)
             return i;
     return n;
+}
+
+struct window_ctx {
+    int warmup;
+    struct lab_trace_window w;
+};
+
+static int widen(const struct lab_sample *s, void *arg)
+{
+    struct window_ctx *c = arg;
+    if (s->rep < c->warmup || !s->host_begin_ns)
+        return 0;
+    if (!c->w.from_ns || s->host_begin_ns < c->w.from_ns)
+        c->w.from_ns = s->host_begin_ns;
+    if (s->host_end_ns > c->w.to_ns)
+        c->w.to_ns = s->host_end_ns;
+    return 0;
+}
+
+struct lab_trace_window lab_trace_cell_window(struct lab_store *st, int64_t cell)
+{
+    struct window_ctx c = {0};
+    char warmup[16];
+    if (lab_store_cell_get(st, cell, "warmup", warmup, sizeof warmup))
+        c.warmup = atoi(warmup);
+    lab_store_foreach_sample(st, cell, widen, &c);
+    return c.w;
 }
 
 uint64_t lab_trace_bucket_bytes(int i)

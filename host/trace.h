@@ -30,6 +30,12 @@ struct lab_trace_window {
  * "LINE: reason" in err for a malformed line. */
 int lab_trace_summarize(FILE *in, struct lab_trace_window window, struct lab_trace_summary *out,
                         char *err, size_t errlen);
+struct lab_store;
+/* A cell's counted runs as a window on the host clock (boot, warm-up and
+ * power-off requests left out); {0, 0} when its samples have no host
+ * timestamps. */
+struct lab_trace_window lab_trace_cell_window(struct lab_store *st, int64_t cell);
+
 /* One request of a trace; times in ns after the trace's t0. */
 struct lab_trace_request {
     int op; /* 0 read, 1 write, 2 flush, 3 other */

@@ -22,6 +22,7 @@ static const struct command {
     {"runs", cmd_runs, "", "stored runs"},
     {"show", cmd_show, "[RUN]", "report of a stored run"},
     {"trace", cmd_trace, "[RUN [KERNEL]]", "the era disk's request pattern in a run"},
+    {"report", cmd_report, "RUN [RUN ...] --html DIR", "an HTML page of plots of stored runs"},
     {"compare", cmd_compare, "RUN_A RUN_B", "two stored runs side by side"},
     {"doctor", cmd_doctor, "", "check what a cell needs on this machine"},
 };

@@ -1,0 +1,135 @@
+/* The HTML report of fixture runs: the number of figures per kind of run
+ * (distributions, a sweep, a traced run, a bisection), the page
+ * self-contained (no script, no link, no network), and text escaped. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bisect.h"
+#include "fixture.h"
+#include "html.h"
+#include "store.h"
+#include "util.h"
+
+static char dir[] = "/tmp/lab-test-html.XXXXXX";
+
+static size_t count(const char *hay, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+        n++;
+    return n;
+}
+
+/* A trace of 4 KiB and 128 KiB reads for each cell of run, inside the
+ * counted runs' window (host clock 2 s .. 5 s of the fixture). */
+static void add_traces(struct lab_store *st, int64_t run)
+{
+    for (int64_t cell = 1; cell <= 2; cell++) {
+        char *path = lab_asprintf("%s/cell-%lld.trace", dir, (long long)cell);
+        FILE *f = fopen(path, "w");
+        fprintf(f, "# t0_ns=2000000000\n");
+        for (int i = 0; i < 10; i++)
+            fprintf(f, "read\t%d\t%d\t%d\t%d\t%d\t%s\n", i * 4096, i % 3 ? 4096 : 131072,
+                    i * 1000000, i * 1000000 + 10, i * 1000000 + 500000, i % 2 ? "hit" : "miss");
+        fclose(f);
+        lab_store_cell_set(st, cell + 3 * (run - 1), "trace", path);
+        free(path);
+    }
+}
+
+static void add_bisection(const char *store_path, int64_t run)
+{
+    struct lab_bisect_db *db;
+    assert_int_equal(lab_bisect_db_open(store_path, &db), 0);
+    struct lab_bisect_row row = {.run = run,
+                                 .command_line = "lab bisect",
+                                 .repo = "/r",
+                                 .good = "g",
+                                 .bad = "b",
+                                 .experiment = "seqread",
+                                 .metric = "mbps",
+                                 .profile = "fast",
+                                 .threshold_pct = 5,
+                                 .reps = 5,
+                                 .max_reps = 20};
+    int64_t id = lab_bisect_db_begin(db, &row);
+    static const char *const roles[] = {"good", "bad", "step"};
+    for (int i = 0; i < 3; i++) {
+        struct lab_bisect_step s = {
+            .step = i == 2, .p_good = NAN, .p_bad = NAN, .d_good = NAN, .d_bad = NAN};
+        snprintf(s.role, sizeof s.role, "%s", roles[i]);
+        snprintf(s.commit, sizeof s.commit, "%040d", i);
+        snprintf(s.subject, sizeof s.subject, "commit <%d>", i);
+        s.verdict = i == 1 ? LAB_BISECT_BAD : LAB_BISECT_GOOD;
+        s.sum = (struct lab_summary){.n = 5, .mean = i == 1 ? 28 : 55, .ci_lo = 50, .ci_hi = 58};
+        lab_bisect_db_add_step(db, id, &s);
+    }
+    lab_bisect_db_end(db, id, "found", "0", "commit", "");
+    lab_bisect_db_close(db);
+}
+
+static void test_report(void **state)
+{
+    char *db = lab_asprintf("%s/results.db", dir), *out = lab_asprintf("%s/html", dir);
+    struct lab_store *st;
+    assert_int_equal(lab_store_open(db, &st), 0);
+    int64_t seq = fixture_seqread(st, 1.2, 1); /* cells 1, 2 and the panicked 3 */
+    add_traces(st, seq);
+    int64_t sweep = fixture_sweep(st);
+    lab_store_close(st);
+    add_bisection(db, seq);
+
+    int64_t runs[] = {seq, sweep};
+    /* seqread: time and MB/s distributions, the size histogram, one
+     * timeline per traced cell, the bisection: 2 + 1 + 2 + 1. The sweep:
+     * 2 distributions and its curves. */
+    assert_int_equal(lab_html_report(db, runs, 1, out), 6);
+    assert_int_equal(lab_html_report(db, runs + 1, 1, out), 3);
+    assert_int_equal(lab_html_report(db, runs, 2, out), 9);
+    char *path = lab_asprintf("%s/index.html", out), *page = lab_read_file(path, NULL);
+    assert_non_null(page);
+    assert_int_equal(count(page, "<figure"), 9);
+    assert_int_equal(count(page, "<svg"), 9);
+    assert_int_equal(count(page, "<section class=\"run\""), 2);
+    /* Self-contained: nothing fetched, nothing run. */
+    assert_int_equal(count(page, "<script"), 0);
+    assert_int_equal(count(page, "src="), 0);
+    assert_int_equal(count(page, "href="), 0);
+    assert_int_equal(count(page, "http"), count(page, "xmlns=\"http://www.w3.org/2000/svg\""));
+    assert_non_null(strstr(page, "readahead sweep"));
+    assert_non_null(strstr(page, "request sizes at the era disk"));
+    assert_non_null(strstr(page, "bisection 1: seqread mbps, found"));
+    assert_non_null(strstr(page, "kernel panicked")); /* the table, escaped into <pre> */
+    assert_null(strstr(page, "commit <"));            /* subjects are not in the page; labels are */
+    free(page);
+    free(path);
+    runs[0] = 99;
+    assert_int_equal(lab_html_report(db, runs, 1, out), -1);
+    free(db);
+    free(out);
+}
+
+static int setup(void **state)
+{
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    return lab_rm_rf(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_report),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
