@@ -111,7 +111,10 @@ static void distribution(struct page *p, const struct lab_model *m, const struct
                                 .radius = 4.5};
     char title[160], ylabel[64], caption[320];
     snprintf(title, sizeof title, "run %lld: %s per row", (long long)m->run, col->title);
-    snprintf(ylabel, sizeof ylabel, "%s (%s)", col->title, lab_fig_unit(col->m));
+    if (strcmp(col->title, lab_fig_unit(col->m)) == 0) /* "MB/s (MB/s)" says it twice */
+        snprintf(ylabel, sizeof ylabel, "%s", col->title);
+    else
+        snprintf(ylabel, sizeof ylabel, "%s (%s)", col->title, lab_fig_unit(col->m));
     snprintf(caption, sizeof caption,
              "%s of each counted run (small dots, left; warm-ups left out) and the mean with its "
              "95%% confidence interval (large dot and bar), per row of the table.",
