@@ -528,3 +528,24 @@ int lab_store_get_run(struct lab_store *st, int64_t run,
     int rc = foreach_run(st, run < 0 ? 0 : run, cb, ctx, &seen);
     return rc < 0 ? rc : seen ? rc : 1;
 }
+
+int64_t lab_store_cell_history_ns(struct lab_store *st, const char *kernel, const char *params,
+                                  const char *profile)
+{
+    sqlite3_stmt *s = prepare_iter(st, "SELECT avg(c.ended_wall_ns - c.started_wall_ns) "
+                                       "FROM cells c JOIN cell_facts f ON f.cell = c.id "
+                                       "AND f.key = 'profile' WHERE c.kernel = ?1 AND "
+                                       "c.params = ?2 AND f.value = ?3 AND c.status = 'ok' "
+                                       "AND c.ended_wall_ns IS NOT NULL");
+    if (!s)
+        return -1;
+    bind_text(s, 1, kernel);
+    bind_text(s, 2, params);
+    bind_text(s, 3, profile);
+    int64_t ns = -1;
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL)
+        ns = (int64_t)sqlite3_column_double(s, 0);
+    finish_iter(st, s, rc == SQLITE_ROW ? SQLITE_DONE : rc, 0, "cell history");
+    return ns;
+}

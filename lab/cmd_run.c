@@ -8,6 +8,7 @@
 #include "json.h"
 #include "junit.h"
 #include "profile.h"
+#include "progress.h"
 #include "report.h"
 #include "session.h"
 #include "store.h"
@@ -225,6 +226,32 @@ static size_t split_loads(const char *list, char (*loads)[16])
     return n;
 }
 
+/* Samples a cell sends: warm-ups and counted runs, per readahead setting. */
+static unsigned runs_per_cell(const struct lab_experiment *e)
+{
+    unsigned groups = 1;
+    for (const char *p = e->readahead_list; p && *p; p++)
+        groups += *p == ',';
+    return (e->reps + e->warmup) * groups;
+}
+
+/* The status line, with each runnable cell's expected time from history. */
+static struct lab_progress *start_progress(struct lab_store *st, int64_t run,
+                                           const struct lab_cell_spec *specs, size_t ncells,
+                                           char (*skip)[256], const char *profile)
+{
+    struct lab_progress *p = lab_progress_start(stderr, st, run, ncells);
+    for (size_t i = 0; i < ncells; i++) {
+        char *params = lab_experiment_cmdline(specs[i].exp);
+        if (skip[i][0])
+            lab_progress_plan(p, i, NULL, NULL, NULL); /* takes no time */
+        else
+            lab_progress_plan(p, i, specs[i].kernel->name, params, profile);
+        free(params);
+    }
+    return p;
+}
+
 /* The machine-readable files, from the store like the table. */
 static int write_outputs(const struct run_opts *o, struct lab_store *st, int64_t run)
 {
@@ -289,6 +316,7 @@ int cmd_run(int argc, char **argv)
     fprintf(stderr, "lab: run %lld: %s, %zu cell(s) on %s, %u run(s) each after %u warm-up, %s\n",
             (long long)run, exp.name, ncells, profile.name, exp.reps, exp.warmup,
             strcmp(virt_type, "kvm") == 0 ? "KVM" : "TCG");
+    struct lab_progress *progress = start_progress(st, run, specs, ncells, skip, profile.name);
     for (size_t i = 0; i < ncells && !lab_interrupted; i++) {
         struct lab_cell_result res;
         const char *kname = specs[i].kernel->name;
@@ -301,19 +329,23 @@ int cmd_run(int argc, char **argv)
             continue;
         }
         specs[i].virt_type = virt_type;
-        fprintf(stderr, "lab: [%zu/%zu] %s: %s\n", i + 1, ncells, kname, what);
-        if (lab_cell_run(env, &specs[i], &res) < 0) {
+        lab_progress_printf(progress, "lab: [%zu/%zu] %s: %s\n", i + 1, ncells, kname, what);
+        lab_progress_cell(progress, i, specs[i].kernel, what, runs_per_cell(specs[i].exp));
+        int cell_rc = lab_cell_run(env, &specs[i], &res);
+        lab_progress_cell_done(progress);
+        if (cell_rc < 0) {
             failed++;
             lab_error("cell %s/%s %s: %s", kname, what, lab_cell_status_name(res.status),
                       res.reason);
         } else {
-            fprintf(
-                stderr,
+            lab_progress_printf(
+                progress,
                 "lab: [%zu/%zu] %s: %u run(s) + %u warm-up, agent up after %.1f s, cell %.1f s\n",
                 i + 1, ncells, kname, res.samples - exp.warmup, exp.warmup,
                 (double)res.hello_ns / 1e9, (double)res.total_ns / 1e9);
         }
     }
+    lab_progress_stop(progress);
     const char *status = lab_interrupted ? "interrupted" : failed ? "failed" : "ok";
     lab_store_run_end(st, run, status);
     printf("\n");
