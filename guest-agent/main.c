@@ -87,6 +87,7 @@ int agent_main(int argc, char **argv, char **envp)
     else if (agent_config_parse(&cfg, params, (size_t)n))
         note(cfg.err);
 
+    kprof_enable(cfg.kprofile != 0);
     if (is_pid1()) {
         setup_mounts(&cfg);
         setup_modules("/etc/lab/modules");
@@ -102,6 +103,7 @@ int agent_main(int argc, char **argv, char **envp)
     }
     report_init(fd);
     hello();
+    setup_report(&cfg);
     for (size_t i = 0; i < notes_count(); i++)
         report_log(notes_get(i));
 

@@ -247,6 +247,8 @@ static int handle_record(struct cell_run *c, const char *line, size_t len, int64
     case LAB_REC_BYE:
         c->bye = 1;
         break;
+    case LAB_REC_KPROF:
+        break; /* kept in the store's records; host/kprof.c reads them there */
     }
     return 0;
 }
@@ -381,6 +383,31 @@ static int choose_channel(const struct lab_cell_spec *spec, const struct lab_era
     return 0;
 }
 
+/* A lab build is used only once it has passed the IO smoke test; any
+ * kernel that failed it is refused, with what it did. */
+static int unverified(const struct lab_cell_spec *spec, char *reason, size_t len)
+{
+    const struct lab_kernel *k = spec->kernel;
+    const char *v = k->verified;
+    if (spec->smoke_test || (v && strcmp(v, "passed") == 0))
+        return 0;
+    if (v && strcmp(v, "failed") == 0) {
+        snprintf(reason, len,
+                 "kernel %s failed the lab's IO smoke test (%s); it may be miscompiled. "
+                 "Run it again with: lab kernels verify %s",
+                 k->name, k->verified_note ? k->verified_note : "no details", k->name);
+        return 1;
+    }
+    if (k->source && strcmp(k->source, "build") == 0) {
+        snprintf(reason, len,
+                 "kernel %s was built by the lab but has not passed its IO smoke test; "
+                 "run: lab kernels verify %s",
+                 k->name, k->name);
+        return 1;
+    }
+    return 0;
+}
+
 int lab_cell_check(const struct lab_cell_spec *spec, char *reason, size_t len)
 {
     struct lab_era era;
@@ -395,6 +422,8 @@ int lab_cell_check(const struct lab_cell_spec *spec, char *reason, size_t len)
         return -1;
     }
     if (!lab_era_bus_supported(&era, bus->name, reason, len))
+        return -1;
+    if (unverified(spec, reason, len))
         return -1;
     const struct lab_experiment *e = spec->exp;
     struct lab_sched_plan sched;
@@ -545,6 +574,8 @@ static int prepare(struct cell_run *c, char **xml)
         lab_store_cell_set(c->env->store, c->cell_id, "channel",
                            c->channel == LAB_CHANNEL_UART ? "uart" : "virtio-port");
         lab_store_cell_set(c->env->store, c->cell_id, "profile", profile ? profile->name : "fast");
+        if (kf.system_map && lab_file_exists(kf.system_map))
+            lab_store_cell_set(c->env->store, c->cell_id, "system_map", kf.system_map);
     }
     name = lab_vm_domain_name(spec->index, spec->kernel->name);
     struct lab_cell_paths paths = {.name = name,

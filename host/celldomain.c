@@ -1,5 +1,6 @@
 /* A cell's domain and kernel command line from its era, bus and profile. */
 #include "celldomain.h"
+#include "initrd.h"
 #include "iosched.h"
 #include "util.h"
 
@@ -49,7 +50,10 @@ static char *kernel_cmdline(const struct lab_era *era, const struct lab_experime
      * boot on machine pc only with noapic (measured here, 2.6.10-2.6.36).
      * profile=2 makes the kernel count ticks per 4-byte text slot into
      * /proc/profile for the experiments that read it. */
-    const char *root = era->boot == LAB_BOOT_EXT2_INITRD ? " root=/dev/ram0 rw init=/init" : "";
+    char root[96] = "";
+    if (era->boot == LAB_BOOT_EXT2_INITRD)
+        snprintf(root, sizeof root, " root=/dev/ram0 rw init=/init ramdisk_size=%d",
+                 LAB_INITRD_KIB);
     const char *noapic = era->version < LAB_KV(3, 0, 0) ? " noapic" : "";
     const char *prof = exp->kprofile ? " profile=2" : "";
     return lab_asprintf("console=ttyS0 panic=1 loglevel=4%s%s%s%s%s", root, noapic, prof,

@@ -1,6 +1,8 @@
 /* Reports from the result store. Each test has its own table shape (a
  * table of columns, not code per test); every number comes from samples. */
 #include "report.h"
+
+#include "kprof.h"
 #include "runmodel.h"
 #include "stats.h"
 #include "util.h"
@@ -126,6 +128,7 @@ int lab_report_run(FILE *out, struct lab_store *st, int64_t run)
         if (strcmp(rep->rows[i].status, "ok") != 0)
             fprintf(out, "%s: %s%s%s\n", rep->rows[i].kernel, rep->rows[i].status,
                     rep->rows[i].reason[0] ? ": " : "", rep->rows[i].reason);
+    int rc = lab_kprof_report(out, st, run, LAB_KPROF_TOP) < 0 ? -1 : 0;
     lab_model_free(rep);
-    return 0;
+    return rc;
 }

@@ -33,6 +33,8 @@ static void free_kernel(struct lab_kernel *k)
     free((char *)k->version);
     free((char *)k->dir);
     free((char *)k->config_path);
+    free((char *)k->verified);
+    free((char *)k->verified_note);
     free((char *)k->banner);
 }
 
@@ -90,6 +92,8 @@ static int load_one(const char *dir, struct lab_kernel *k)
     k->builtin_drivers = conf_int(text, "builtin_drivers");
     if (conf_int(text, "has_config"))
         k->config_path = lab_asprintf("%s/config", dir);
+    k->verified = conf_get(text, "verified");
+    k->verified_note = conf_get(text, "verified_note");
     free(text);
     if (!k->name || !k->version || !k->release || !k->arch || !k->source) {
         free_kernel(k);
@@ -312,6 +316,14 @@ int lab_user_kernel_add(const struct lab_user_kernel_spec *s)
         if (bad)
             goto out_rm;
     }
+    if (s->system_map) {
+        char *m = lab_asprintf("%s/System.map", tmp);
+        char *cp_map[] = {"cp", (char *)s->system_map, m, NULL};
+        bad = run(cp_map);
+        free(m);
+        if (bad)
+            goto out_rm;
+    }
     if (mods) {
         char *parent = lab_asprintf("%s/lib/modules", tmp);
         char *to = lab_asprintf("%s/%s", parent, bz.release);
@@ -428,6 +440,59 @@ void lab_kernel_choose_drivers(const struct lab_kernel *k, struct lab_era *era)
     if (libata >= 0)
         era->ide_libata = libata;
     lab_kconfig_free(&cfg);
+}
+
+/* kernel.conf without the lines of key, plus key=value (newlines in value
+ * become spaces: one line per key). */
+static char *conf_with(const char *text, const char *key, const char *value)
+{
+    size_t kl = strlen(key);
+    char *out = lab_xstrdup("");
+    for (const char *l = text; l && *l;) {
+        const char *end = strchr(l, '\n');
+        size_t len = end ? (size_t)(end - l) : strlen(l);
+        if (!(len > kl && strncmp(l, key, kl) == 0 && l[kl] == '=')) {
+            char *o = lab_asprintf("%s%.*s\n", out, (int)len, l);
+            free(out);
+            out = o;
+        }
+        l = end ? end + 1 : NULL;
+    }
+    char *v = lab_xstrdup(value);
+    for (char *p = v; *p; p++)
+        if (*p == '\n' || *p == '\r')
+            *p = ' ';
+    char *o = lab_asprintf("%s%s=%s\n", out, key, v);
+    free(out);
+    free(v);
+    return o;
+}
+
+int lab_user_kernel_set_verified(const char *name, int passed, const char *note)
+{
+    const struct lab_kernel *k = lab_kernel_find(name);
+    if (!k || !k->dir)
+        return lab_error("no user kernel '%s' to mark", name);
+    char *path = lab_asprintf("%s/kernel.conf", k->dir), *tmp = lab_asprintf("%s.tmp", path);
+    size_t len;
+    char *text = lab_read_file(path, &len);
+    int rc = -1;
+    if (text) {
+        char *a = conf_with(text, "verified", passed ? "passed" : "failed");
+        char *b = conf_with(a, "verified_note", note ? note : "");
+        rc = lab_write_file(tmp, b, strlen(b)) < 0 || chmod(tmp, 0644) < 0 || rename(tmp, path) < 0
+                 ? lab_error("cannot update %s: %s", path, strerror(errno))
+                 : 0;
+        free(a);
+        free(b);
+    } else {
+        lab_error("cannot read %s", path);
+    }
+    free(text);
+    free(path);
+    free(tmp);
+    lab_user_kernels_reload();
+    return rc;
 }
 
 int lab_kernel_era(const struct lab_kernel *k, struct lab_era *era)
