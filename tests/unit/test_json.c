@@ -134,7 +134,9 @@ static void test_no_infinity(void **state)
     assert_non_null(text);
     assert_null(strstr(text, "Infinity"));
     assert_null(strstr(text, "NaN"));
-    assert_non_null(json_tokener_parse(text));
+    struct json_object *doc = json_tokener_parse(text);
+    assert_non_null(doc);
+    json_object_put(doc);
     free(text);
     lab_store_close(st);
 }
