@@ -123,7 +123,7 @@ static void distribution(struct page *p, const struct lab_model *m, const struct
                           .ylabel = ylabel,
                           .categories = cats,
                           .ncategories = nr,
-                          .width = nr > 4 ? 900 : 640};
+                          .width = nr > 6 ? 900 : 640};
     figure(p, lab_svg_chart(&c, s, nr + 1), caption);
     free(cats);
     free(s);
@@ -494,14 +494,19 @@ static int write_run(struct page *p, int64_t run)
         return -1;
     fprintf(p->f, "<section class=\"run\" id=\"run-%lld\">\n", (long long)run);
     lab_store_get_run(p->st, run, run_header, p);
-    for (const struct lab_column *c = m->shape->cols; c->title; c++)
-        if (c->stats)
-            distribution(p, m, c);
+    /* The headline first (a sweep's curves, contest's Ratio, the compared
+     * figure), then the era disk's view, then the table's other figures. */
     if (m->sweep)
         sweep(p, m);
     if (strcmp(m->test, "contest") == 0)
         ratio_bars(p, m);
+    for (const struct lab_column *c = m->shape->cols; c->title; c++)
+        if (c->m == m->shape->compare)
+            distribution(p, m, c);
     traces(p, run);
+    for (const struct lab_column *c = m->shape->cols; c->title; c++)
+        if (c->m != m->shape->compare)
+            distribution(p, m, c);
     bisection(p, run);
     table(p, run);
     fprintf(p->f, "</section>\n");

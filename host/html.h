@@ -1,7 +1,7 @@
 /* `lab report RUN [RUN ...] --html DIR`: one self-contained page
  * (DIR/index.html: inline SVG and CSS, no script, no network) with, per
- * run, the distribution of each figure per row with its 95% CI, a
- * readahead sweep's curves, contest's Ratio bars, the era disk's
+ * run, a readahead sweep's curves, contest's Ratio bars, the distribution
+ * of each figure of the table per row with its 95% CI, the era disk's
  * request-size histogram and service-time timeline, a bisection's steps,
  * and the text table. */
 #ifndef LAB_HTML_H

@@ -28,16 +28,16 @@ html=$tmp/html
 rc=$?
 cat "$tmp/report.out"
 check "lab report exits 0 (got $rc)" test $rc -eq 0
-# seqread: time and MB/s distributions, request sizes, one timeline (4);
-# the sweep: the same plus its curves (5).
-check "lab report says 9 figures" grep -q ': 9 figure(s) for 2 run(s)' "$tmp/report.out"
+# seqread: a distribution per column of the table (time, MB/s, user, sys),
+# request sizes, one timeline (6); the sweep: the same plus its curves (7).
+check "lab report says 13 figures" grep -q ': 13 figure(s) for 2 run(s)' "$tmp/report.out"
 dom=$tmp/dom.html
 chromium --headless --no-sandbox --disable-gpu --dump-dom "file://$html/index.html" \
     >"$dom" 2>/dev/null
 figures=$(grep -o '<figure' "$dom" | wc -l)
-check "Chromium's DOM has 9 figures (got $figures)" test "$figures" -eq 9
+check "Chromium's DOM has 13 figures (got $figures)" test "$figures" -eq 13
 svgs=$(grep -o '<svg' "$dom" | wc -l)
-check "each figure is an inline SVG (got $svgs)" test "$svgs" -eq 9
+check "each figure is an inline SVG (got $svgs)" test "$svgs" -eq 13
 check "the page loads nothing (no src, href or script)" \
     bash -c "! grep -Eq 'src=|href=|<script' '$html/index.html'"
 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1380,1600 \

@@ -87,16 +87,16 @@ static void test_report(void **state)
     add_bisection(db, seq);
 
     int64_t runs[] = {seq, sweep};
-    /* seqread: time and MB/s distributions, the size histogram, one
-     * timeline per traced cell, the bisection: 2 + 1 + 2 + 1. The sweep:
-     * 2 distributions and its curves. */
-    assert_int_equal(lab_html_report(db, runs, 1, out), 6);
-    assert_int_equal(lab_html_report(db, runs + 1, 1, out), 3);
-    assert_int_equal(lab_html_report(db, runs, 2, out), 9);
+    /* seqread: a distribution per column of its table (time, MB/s, user,
+     * sys), the size histogram, one timeline per traced cell, the
+     * bisection: 4 + 1 + 2 + 1. The sweep: its curves and 4 distributions. */
+    assert_int_equal(lab_html_report(db, runs, 1, out), 8);
+    assert_int_equal(lab_html_report(db, runs + 1, 1, out), 5);
+    assert_int_equal(lab_html_report(db, runs, 2, out), 13);
     char *path = lab_asprintf("%s/index.html", out), *page = lab_read_file(path, NULL);
     assert_non_null(page);
-    assert_int_equal(count(page, "<figure"), 9);
-    assert_int_equal(count(page, "<svg"), 9);
+    assert_int_equal(count(page, "<figure"), 13);
+    assert_int_equal(count(page, "<svg"), 13);
     assert_int_equal(count(page, "<section class=\"run\""), 2);
     /* Self-contained: nothing fetched, nothing run. */
     assert_int_equal(count(page, "<script"), 0);
