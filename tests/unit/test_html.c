@@ -116,6 +116,53 @@ static void test_report(void **state)
     free(out);
 }
 
+/* contest: two kernels, each with no load and io_load: the Ratio bars. */
+static int64_t contest_run(struct lab_store *st)
+{
+    static const char *const kernels[] = {"6.1.0-47", "6.12.113"};
+    static const char *const params[] = {"lab.test=contest", "lab.test=contest lab.load=io_load"};
+    int64_t run = lab_store_run_begin(st, "lab run", "contest", "pata-2003");
+    for (int k = 0; k < 2; k++)
+        for (int l = 0; l < 2; l++) {
+            int64_t cell = lab_store_cell_begin(st, run, kernels[k], "contest", params[l]);
+            for (int rep = 0; rep < 3; rep++) {
+                int64_t ns = (int64_t)((1 + 5 * l + k + 0.1 * rep) * 1e9);
+                struct lab_sample s = {.cell = cell,
+                                       .rep = rep,
+                                       .test = "contest",
+                                       .real_ns = ns,
+                                       .user_ns = ns / 2,
+                                       .extra = "load_units=3"};
+                lab_store_add_sample(st, &s);
+            }
+            lab_store_cell_end(st, cell, "ok", NULL);
+        }
+    lab_store_run_end(st, run, "ok");
+    return run;
+}
+
+static void test_contest(void **state)
+{
+    char *db = lab_asprintf("%s/contest.db", dir), *out = lab_asprintf("%s/contest", dir);
+    struct lab_store *st;
+    assert_int_equal(lab_store_open(db, &st), 0);
+    int64_t run = contest_run(st);
+    lab_store_close(st);
+    /* The Ratio bars and one distribution per column (Time, CPU%, Loads,
+     * LCPU%, Ratio). */
+    assert_int_equal(lab_html_report(db, &run, 1, out), 6);
+    char *path = lab_asprintf("%s/index.html", out), *page = lab_read_file(path, NULL);
+    assert_non_null(strstr(page, "run 1: contest Ratio"));
+    char *ratio = strstr(page, "contest Ratio"), *end = strstr(ratio, "</svg>");
+    *end = '\0';
+    assert_int_equal(count(ratio, "class=\"bar\""), 4); /* 2 loads x 2 kernels */
+    assert_non_null(strstr(ratio, ">io_load<"));
+    free(page);
+    free(path);
+    free(db);
+    free(out);
+}
+
 static int setup(void **state)
 {
     return mkdtemp(dir) ? 0 : -1;
@@ -130,6 +177,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_report),
+        cmocka_unit_test(test_contest),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
