@@ -12,8 +12,7 @@ static const struct command {
     int (*fn)(int, char **);
     const char *args, *what;
 } commands[] = {
-    {"run", cmd_run, "--kernels A,B [-e E] [-p P] [--json F] [--junit F]",
-     "boot kernels, run, compare"},
+    {"run", cmd_run, "--kernels A,B [-e E] [--json F] [--junit F]", "boot kernels, run, compare"},
     {"kernels", cmd_kernels, "list|show|era|fetch|add|remove|build|toolchain",
      "catalog, era facts, user kernels, builds"},
     {"bisect", cmd_bisect, "--repo DIR --good REF --bad REF --metric M",
