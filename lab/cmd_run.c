@@ -226,13 +226,20 @@ static size_t split_loads(const char *list, char (*loads)[16])
     return n;
 }
 
-/* Samples a cell sends: warm-ups and counted runs, per readahead setting. */
-static unsigned runs_per_cell(const struct lab_experiment *e)
+/* Readahead settings a cell sweeps (1 without a readahead_list): each
+ * has its own warm-up. */
+static unsigned groups_of(const struct lab_experiment *e)
 {
     unsigned groups = 1;
     for (const char *p = e->readahead_list; p && *p; p++)
         groups += *p == ',';
-    return (e->reps + e->warmup) * groups;
+    return groups;
+}
+
+/* Samples a cell sends: warm-ups and counted runs, per readahead setting. */
+static unsigned runs_per_cell(const struct lab_experiment *e)
+{
+    return (e->reps + e->warmup) * groups_of(e);
 }
 
 /* The status line, with each runnable cell's expected time from history. */
@@ -341,7 +348,8 @@ int cmd_run(int argc, char **argv)
             lab_progress_printf(
                 progress,
                 "lab: [%zu/%zu] %s: %u run(s) + %u warm-up, agent up after %.1f s, cell %.1f s\n",
-                i + 1, ncells, kname, res.samples - exp.warmup, exp.warmup,
+                i + 1, ncells, kname, res.samples - exp.warmup * groups_of(&exp),
+                exp.warmup * groups_of(&exp),
                 (double)res.hello_ns / 1e9, (double)res.total_ns / 1e9);
         }
     }
