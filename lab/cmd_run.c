@@ -349,8 +349,8 @@ int cmd_run(int argc, char **argv)
                 progress,
                 "lab: [%zu/%zu] %s: %u run(s) + %u warm-up, agent up after %.1f s, cell %.1f s\n",
                 i + 1, ncells, kname, res.samples - exp.warmup * groups_of(&exp),
-                exp.warmup * groups_of(&exp),
-                (double)res.hello_ns / 1e9, (double)res.total_ns / 1e9);
+                exp.warmup * groups_of(&exp), (double)res.hello_ns / 1e9,
+                (double)res.total_ns / 1e9);
         }
     }
     lab_progress_stop(progress);
