@@ -245,6 +245,14 @@ static int read_trace(struct page *p, const struct lab_cell_info *ci, struct tra
         lab_warn("%s:%s; its plots are left out", path, err);
         return 0;
     }
+    /* Times are on the host's monotonic clock: a trace written by another
+     * run (a log directory reused) has none inside this cell's window. */
+    if (t->n == 0) {
+        free(t->reqs);
+        lab_warn("%s has no request during the counted runs of cell %lld; its plots are left out",
+                 path, (long long)ci->id);
+        return 0;
+    }
     snprintf(t->kernel, sizeof t->kernel, "%s", ci->kernel);
     return 1;
 }

@@ -83,6 +83,12 @@ static void test_report(void **state)
     int64_t seq = fixture_seqread(st, 1.2, 1); /* cells 1, 2 and the panicked 3 */
     add_traces(st, seq);
     int64_t sweep = fixture_sweep(st);
+    /* A trace from another run (its clock far from this cell's window): no plot. */
+    char *stale = lab_asprintf("%s/stale.trace", dir);
+    const char *far = "# t0_ns=900000000000000\nread\t0\t4096\t0\t1\t2\tmiss\n";
+    lab_write_file(stale, far, strlen(far));
+    lab_store_cell_set(st, 4, "trace", stale);
+    free(stale);
     lab_store_close(st);
     add_bisection(db, seq);
 
