@@ -133,6 +133,9 @@ static int add_cell(const struct lab_cell_info *ci, void *arg)
     put(o, "bus", str(lab_store_cell_get(d->st, ci->id, "bus", buf, sizeof buf)));
     const char *profile = lab_store_cell_get(d->st, ci->id, "profile", buf, sizeof buf);
     put(o, "profile", str(profile ? profile : d->run_profile));
+    /* The boot, as a number (facts hold strings): what CI graphs. */
+    const char *boot = lab_store_cell_get(d->st, ci->id, "boot_to_agent_ns", buf, sizeof buf);
+    put(o, "boot_to_agent_ns", boot ? json_object_new_int64(strtoll(boot, NULL, 10)) : NULL);
     put(o, "experiment", str(ci->experiment));
     put(o, "params", str(ci->params));
     put(o, "status", str(ci->status));
