@@ -200,7 +200,8 @@ static struct json_object *rows_array(const struct lab_model *m)
         put(o, "cell", json_object_new_int64(r->cell));
         put(o, "kernel", str(r->kernel));
         put(o, "readahead", r->ra >= 0 ? json_object_new_int64(r->ra) : NULL);
-        put(o, "load", str(r->variant[0] ? r->variant : NULL));
+        put(o, "load", str(r->load[0] ? r->load : NULL));
+        put(o, "scheduler", str(r->scheduler[0] ? r->scheduler : NULL));
         put(o, "status", str(r->status));
         put(o, "n", json_object_new_int64((int64_t)r->n));
         put(o, "summaries", row_summaries(m, r));

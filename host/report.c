@@ -16,16 +16,16 @@ static double mean_of(const double *x, size_t n)
     return lab_summarize(x, n, &s) == 0 ? s.mean : 0;
 }
 
-static void print_header(FILE *out, const struct lab_shape *sh)
+static void print_header(FILE *out, const struct lab_shape *sh, int lw)
 {
-    fprintf(out, "%-22s %3s", "kernel", "n");
+    fprintf(out, "%-*s %3s", lw, "kernel", "n");
     for (const struct lab_column *c = sh->cols; c->title; c++) {
         if (c->stats)
             fprintf(out, "  %-35s", c->title);
         else
             fprintf(out, " %8s", c->title);
     }
-    fprintf(out, "\n%-22s %3s", "", "");
+    fprintf(out, "\n%-*s %3s", lw, "", "");
     for (const struct lab_column *c = sh->cols; c->title; c++) {
         if (c->stats)
             fprintf(out, "  %8s %8s %8s %7s", "min", "mean", "max", "stddev");
@@ -42,10 +42,16 @@ static void print_cell(FILE *out, int decimals, int width, double v)
 
 static void print_table(FILE *out, struct lab_model *rep, const struct lab_shape *sh)
 {
-    print_header(out, sh);
+    /* The label column: 22 wide, or the longest label (a load and a
+     * scheduler make long ones). */
+    int lw = 22;
+    for (size_t i = 0; i < rep->nrows; i++)
+        if ((int)strlen(rep->rows[i].label) > lw)
+            lw = (int)strlen(rep->rows[i].label);
+    print_header(out, sh, lw);
     for (size_t i = 0; i < rep->nrows; i++) {
         struct lab_model_row *r = &rep->rows[i];
-        fprintf(out, "%-22s %3zu", r->label, r->n);
+        fprintf(out, "%-*s %3zu", lw, r->label, r->n);
         if (r->n == 0) {
             fprintf(out, "  (no samples)\n");
             continue;

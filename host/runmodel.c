@@ -256,11 +256,16 @@ static int collect_cell(const struct lab_cell_info *ci, void *ctx)
     snprintf(r->kernel, sizeof r->kernel, "%s", ci->kernel);
     const char *load = ci->params ? strstr(ci->params, "lab.load=") : NULL;
     if (load)
-        snprintf(r->variant, sizeof r->variant, "%.*s", (int)strcspn(load + 9, " "), load + 9);
+        snprintf(r->load, sizeof r->load, "%.*s", (int)strcspn(load + 9, " "), load + 9);
     else if (ci->params && strstr(ci->params, "lab.test=contest"))
-        snprintf(r->variant, sizeof r->variant, "no_load");
-    char variant[sizeof r->variant];
-    memcpy(variant, r->variant, sizeof variant); /* a copy: GCC sees overlap in one struct */
+        snprintf(r->load, sizeof r->load, "no_load");
+    /* A chosen scheduler is part of the variant: rows compare across kernels
+     * only with the same one. */
+    lab_store_cell_get(rep->st, ci->id, "scheduler", r->scheduler, sizeof r->scheduler);
+    char variant[sizeof r->variant]; /* built aside: GCC sees overlap in one struct */
+    snprintf(variant, sizeof variant, "%s%s%s%s", r->load, r->load[0] && r->scheduler[0] ? " " : "",
+             r->scheduler[0] ? "sched=" : "", r->scheduler);
+    memcpy(r->variant, variant, sizeof variant);
     snprintf(r->label, sizeof r->label, "%s%s%s", ci->kernel, variant[0] ? " " : "", variant);
     snprintf(r->status, sizeof r->status, "%s", ci->status ? ci->status : "running");
     snprintf(r->reason, sizeof r->reason, "%s", ci->reason ? ci->reason : "");
@@ -289,14 +294,15 @@ static double mean_of(const double *x, size_t n)
 }
 
 /* contest's Ratio: each run's time over the mean time of the same kernel
- * with no load. */
+ * (and scheduler) with no load. */
 static void fill_ratios(struct lab_model *m)
 {
     for (size_t i = 0; i < m->nrows; i++) {
         struct lab_model_row *r = &m->rows[i];
         for (size_t j = 0; j < m->nrows; j++) {
             struct lab_model_row *b = &m->rows[j];
-            if (strcmp(b->kernel, r->kernel) != 0 || strcmp(b->variant, "no_load") != 0)
+            if (strcmp(b->kernel, r->kernel) != 0 || strcmp(b->load, "no_load") != 0 ||
+                strcmp(b->scheduler, r->scheduler) != 0)
                 continue;
             double base = mean_of(b->v[LAB_FIG_SECS], b->n);
             for (size_t k = 0; k < r->n && base > 0; k++)

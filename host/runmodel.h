@@ -66,8 +66,10 @@ struct lab_model_row {
     long ra;    /* readahead of the row's samples in a sweep; -1 otherwise */
     int warmup; /* samples with rep < warmup (in each sweep group) are left out */
     char kernel[128];
-    char label[160];  /* what the row is called in the table */
-    char variant[32]; /* the background load, for rows compared across kernels */
+    char label[160];    /* what the row is called in the table */
+    char load[32];      /* the background load ("" none; contest: "no_load") */
+    char scheduler[32]; /* the IO scheduler asked for ("" the kernel's own) */
+    char variant[64];   /* load and scheduler: rows compare across kernels with the same */
     char status[32];
     char reason[1024];
     size_t n;
