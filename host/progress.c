@@ -19,6 +19,7 @@
 struct lab_progress {
     FILE *out;
     int tty;
+    int ticking; /* a ticker thread runs (not with LAB_PROGRESS=off) */
     struct lab_store *st;
     int64_t run;
     size_t ncells;
@@ -51,14 +52,19 @@ void lab_progress_clock(char *buf, size_t len, int64_t ns)
         snprintf(buf, len, "%ld:%02ld", s / 60, s % 60);
 }
 
-static int want_tty(FILE *out)
+enum mode { MODE_OFF, MODE_PLAIN, MODE_TTY };
+
+static enum mode want_mode(FILE *out)
 {
     const char *mode = getenv("LAB_PROGRESS"), *term = getenv("TERM");
-    if (mode && strcmp(mode, "tty") == 0)
-        return 1;
-    if (mode && strcmp(mode, "plain") == 0)
-        return 0;
-    return isatty(fileno(out)) && !(term && strcmp(term, "dumb") == 0);
+    static const struct {
+        const char *name;
+        enum mode m;
+    } names[] = {{"tty", MODE_TTY}, {"plain", MODE_PLAIN}, {"off", MODE_OFF}};
+    for (size_t i = 0; mode && i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(mode, names[i].name) == 0)
+            return names[i].m;
+    return isatty(fileno(out)) && !(term && strcmp(term, "dumb") == 0) ? MODE_TTY : MODE_PLAIN;
 }
 
 /* ---- the phase, from the store ---- */
@@ -205,8 +211,9 @@ struct lab_progress *lab_progress_start(FILE *out, struct lab_store *st, int64_t
 {
     struct lab_progress *p = lab_xcalloc(1, sizeof *p);
     pthread_mutexattr_t attr;
+    enum mode mode = want_mode(out);
     p->out = out;
-    p->tty = want_tty(out);
+    p->tty = mode == MODE_TTY;
     p->st = st;
     p->run = run;
     p->ncells = ncells;
@@ -223,7 +230,8 @@ struct lab_progress *lab_progress_start(FILE *out, struct lab_store *st, int64_t
     pthread_cond_init(&p->wake, NULL);
     active = p;
     lab_message_hook = before_message;
-    if (pthread_create(&p->ticker, NULL, tick, p) != 0)
+    p->ticking = mode != MODE_OFF;
+    if (p->ticking && pthread_create(&p->ticker, NULL, tick, p) != 0)
         abort();
     return p;
 }
@@ -286,7 +294,8 @@ void lab_progress_stop(struct lab_progress *p)
     clear_line(p);
     pthread_cond_signal(&p->wake);
     pthread_mutex_unlock(&p->lock);
-    pthread_join(p->ticker, NULL);
+    if (p->ticking)
+        pthread_join(p->ticker, NULL);
     lab_message_hook = NULL;
     active = NULL;
     pthread_cond_destroy(&p->wake);

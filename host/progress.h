@@ -21,7 +21,8 @@
 struct lab_progress;
 
 /* out: normally stderr. $LAB_PROGRESS = tty or plain overrides the
- * terminal test (isatty and TERM not "dumb"). */
+ * terminal test (isatty and TERM not "dumb"); off: no status at all, only
+ * the run's own lines (and no ticker thread). */
 struct lab_progress *lab_progress_start(FILE *out, struct lab_store *st, int64_t run,
                                         size_t ncells);
 
