@@ -16,9 +16,12 @@
 
 int lab_verbose;
 volatile int lab_interrupted;
+void (*lab_message_hook)(void);
 
 static void vmessage(const char *level, const char *fmt, va_list ap)
 {
+    if (lab_message_hook)
+        lab_message_hook();
     fprintf(stderr, "lab: %s", level);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);

@@ -12,6 +12,9 @@ int lab_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void lab_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void lab_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern int lab_verbose;
+/* Called before each message is written (the live status line clears
+ * itself); NULL when nothing needs it. */
+extern void (*lab_message_hook)(void);
 
 /* The lab's cache ($LAB_HOME, default /var/cache/lab for root, else
  * ~/.cache/lab) and its run directory for sockets and logs (/run/lab for
