@@ -346,6 +346,7 @@ static void check_fragment(const char *fragment, const char *config_path, const 
     if (!cfg)
         return;
     int missing = 0;
+    char *absent = NULL;
     for (const char *l = fragment; l && *l;) {
         const char *end = strchr(l, '\n');
         size_t n = end ? (size_t)(end - l) : strlen(l);
@@ -355,8 +356,11 @@ static void check_fragment(const char *fragment, const char *config_path, const 
                 char *opt = lab_asprintf("%.*s", (int)(n - 9), l + 7);
                 if (tree_knows(srcdir, opt))
                     lab_warn("the built config lacks %.*s (a dependency is off)", (int)n, l);
-                else
-                    fprintf(stderr, "lab: %s is not in this tree (ignored)\n", opt);
+                else {
+                    char *t = lab_asprintf("%s %s", absent ? absent : "", opt);
+                    free(absent);
+                    absent = t;
+                }
                 free(opt);
                 missing++;
             }
@@ -364,6 +368,10 @@ static void check_fragment(const char *fragment, const char *config_path, const 
         }
         l = end ? end + 1 : NULL;
     }
+    if (absent)
+        fprintf(stderr, "lab: options of the fragment this tree does not have (ignored):%s\n",
+                absent);
+    free(absent);
     free(cfg);
     (void)missing;
 }
