@@ -16,12 +16,26 @@
 
 int lab_verbose;
 volatile int lab_interrupted;
+void (*lab_message_hook)(void);
 
 static void vmessage(const char *level, const char *fmt, va_list ap)
 {
+    if (lab_message_hook)
+        lab_message_hook();
     fprintf(stderr, "lab: %s", level);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
+}
+
+int lab_fail_into(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
 }
 
 int lab_error(const char *fmt, ...)

@@ -8,10 +8,17 @@
 
 /* Messages go to stderr as "lab: error: ...". lab_error returns -1 so a
  * failing function can end with `return lab_error(...)`. */
+/* For pure parsers that report into a caller's buffer: formats into
+ * err[errlen] (when err is not NULL) and returns -1. */
+int lab_fail_into(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 int lab_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void lab_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void lab_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern int lab_verbose;
+/* Called before each message is written (the live status line clears
+ * itself); NULL when nothing needs it. */
+extern void (*lab_message_hook)(void);
 
 /* The lab's cache ($LAB_HOME, default /var/cache/lab for root, else
  * ~/.cache/lab) and its run directory for sockets and logs (/run/lab for

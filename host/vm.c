@@ -21,7 +21,7 @@ const char *lab_vm_last_error(void)
     return err && err->message ? err->message : "unknown libvirt error";
 }
 
-static const char *default_uri(void)
+const char *lab_vm_uri(void)
 {
     const char *env = getenv("LAB_LIBVIRT_URI");
     if (env && *env)
@@ -40,7 +40,7 @@ static int start_libvirtd(void)
 
 virConnectPtr lab_vm_connect(void)
 {
-    const char *uri = default_uri();
+    const char *uri = lab_vm_uri();
     virConnectPtr conn;
 
     virSetErrorFunc(NULL, quiet_errors);

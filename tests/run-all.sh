@@ -14,7 +14,7 @@ run_one() {  # name, command...
     if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); failed+=("$name"); fi
 }
 
-export LAB_GOLDEN_DIR=$here/golden
+export LAB_GOLDEN_DIR=$here/golden LAB_SCHEMA_DIR=$here/schema
 for t in "$build"/tests/test_*; do
     [ -x "$t" ] || continue
     run_one "$(basename "$t")" "$t"
