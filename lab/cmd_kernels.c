@@ -396,7 +396,7 @@ static void toolchain_for(lab_kver v, const char *vs, const char *arch,
     const struct lab_compat_cover *c = lab_compat_covers(v, a);
     if (c) {
         char lo[16], hi[16];
-        fmt_gcc(c->gcc_min, lo, sizeof lo);
+        snprintf(lo, sizeof lo, "%d", c->gcc_min / 100); /* from N.0 */
         fmt_gcc(c->gcc_max, hi, sizeof hi);
         printf("  era compat layer: covered with gcc %s..%s (%s)\n", lo, hi, c->note);
     } else {
