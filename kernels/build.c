@@ -357,8 +357,8 @@ static void check_fragment(const char *fragment, const char *config_path, const 
     char *cfg = lab_read_file(config_path, &len);
     if (!cfg)
         return;
-    int missing = 0;
-    char *absent = NULL, *options = NULL;
+    char *absent = lab_xstrdup(""), *options = NULL;
+    int nabsent = 0;
     for (const char *l = fragment; l && *l;) {
         const char *end = strchr(l, '\n');
         size_t n = end ? (size_t)(end - l) : strlen(l);
@@ -368,27 +368,27 @@ static void check_fragment(const char *fragment, const char *config_path, const 
                 char *opt = lab_asprintf("%.*s", (int)(n - 9), l + 7);
                 if (!options && srcdir)
                     options = tree_options(srcdir);
-                if (tree_knows(options, opt))
+                if (tree_knows(options, opt)) {
                     lab_warn("the built config lacks %.*s (a dependency is off)", (int)n, l);
-                else {
-                    char *t = lab_asprintf("%s %s", absent ? absent : "", opt);
+                } else {
+                    char *a = lab_asprintf("%s%s%s", absent, nabsent++ ? ", " : "", opt);
                     free(absent);
-                    absent = t;
+                    absent = a;
                 }
                 free(opt);
-                missing++;
             }
             free(line);
         }
         l = end ? end + 1 : NULL;
     }
-    if (absent)
-        fprintf(stderr, "lab: options of the fragment this tree does not have (ignored):%s\n",
-                absent);
+    /* One fragment serves a range of releases: options of other releases
+     * are expected, so they are one line, not a warning each. */
+    if (nabsent)
+        fprintf(stderr, "lab: %d option(s) of the fragment are not in this tree (ignored): %s\n",
+                nabsent, absent);
     free(absent);
     free(options);
     free(cfg);
-    (void)missing;
 }
 
 int lab_kernel_build(const struct lab_build_spec *b, char **name_out)
