@@ -284,8 +284,8 @@ static const struct lab_compat_verified verified[] = {
     {"2.4.22", "i686", "gcc 11.3", "built in 52 s (2 passes); IO smoke test passes"},
     {"2.6.12-rc2", "i686", "gcc 11.3", "built in 66 s; IO smoke test passes"},
     {"2.6.12-rc2", "x86_64", "gcc 12.2",
-     "built in 91 s; boots and reads hda on qemu pc-i440fx-7.0 only (pc: \"Cannot find space "
-     "for the kernel page tables\")"},
+     "built in 91 s; boots on qemu pc-i440fx-7.0 only (pc: \"Cannot find space for the kernel "
+     "page tables\"); IO smoke test passes on the lab's pinned machine"},
     {"2.6.9", "x86_64", "gcc 12.2",
      "builds; does NOT boot: hangs after \"warning: many lost ticks ... rip default_idle\" "
      "(pc-i440fx-7.0)"},
