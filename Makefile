@@ -26,6 +26,7 @@ HOST_OBJS = $(HOST_SRCS:%.c=$(BUILD)/obj/%.o)
 
 include guest-agent/agent.mk
 include host/hdd/hdd.mk
+include tests/fuzz/fuzz.mk
 
 $(BUILD)/libhost.a: $(HOST_OBJS)
 	ar rcs $@ $^

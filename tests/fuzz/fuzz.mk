@@ -1,0 +1,49 @@
+# libFuzzer harnesses (clang): tests/fuzz/fuzz_NAME.c -> $(BUILD)/fuzz/fuzz_NAME,
+# each linked with clang-built copies of only the sources it exercises, under
+# ASan and UBSan. `make fuzz` runs each for FUZZ_SECONDS (default 30) on its
+# corpus in tests/fuzz/corpus/NAME (read) and $(BUILD)/fuzz/corpus/NAME (new
+# finds; `make fuzz-merge` folds the useful ones back into the repo's).
+
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 30
+FUZZ_FLAGS   := -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined \
+                -fno-sanitize-recover=undefined -std=gnu11 -D_GNU_SOURCE -I. -Ihost \
+                -Iguest-agent -Ikernels
+FUZZ_NAMES   := proto experiment profile bzimage trace agent_cmdline
+
+# The code under test for each harness.
+FUZZ_SRC_proto         := host/proto.c
+FUZZ_SRC_experiment    := host/experiment.c host/util.c
+FUZZ_SRC_profile       := host/hdd/profile.c host/hdd/model.c host/hdd/layout.c host/hdd/queue.c
+FUZZ_SRC_bzimage       := kernels/bzimage.c host/util.c
+FUZZ_SRC_trace         := host/trace.c host/util.c
+FUZZ_SRC_agent_cmdline := $(addprefix guest-agent/,cmdline.c fmt.c opts.c parse.c)
+
+FUZZ_BINS := $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.mk
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SRC_$*) -lm
+
+.PHONY: fuzz fuzz-build fuzz-merge
+fuzz-build: $(FUZZ_BINS)
+
+# -close_fd_mask=2: the parsers' error messages would drown the fuzzer's.
+fuzz: fuzz-build
+	@fail=0; for n in $(FUZZ_NAMES); do \
+	    mkdir -p $(BUILD)/fuzz/corpus/$$n; \
+	    echo "=== fuzz_$$n for $(FUZZ_SECONDS) s"; \
+	    $(BUILD)/fuzz/fuzz_$$n -max_total_time=$(FUZZ_SECONDS) -close_fd_mask=2 \
+	        -artifact_prefix=$(BUILD)/fuzz/$$n- -print_final_stats=1 \
+	        $(BUILD)/fuzz/corpus/$$n tests/fuzz/corpus/$$n >$(BUILD)/fuzz/$$n.log 2>&1; \
+	    rc=$$?; \
+	    grep -E '^(#[0-9]+[[:space:]]+DONE|stat::number_of_executed_units|==[0-9]+==ERROR|SUMMARY)' \
+	        $(BUILD)/fuzz/$$n.log; \
+	    test $$rc -eq 0 || { echo "FAIL: fuzz_$$n (log: $(BUILD)/fuzz/$$n.log)"; fail=1; }; \
+	done; exit $$fail
+
+fuzz-merge: fuzz-build
+	@for n in $(FUZZ_NAMES); do \
+	    $(BUILD)/fuzz/fuzz_$$n -merge=1 -close_fd_mask=2 tests/fuzz/corpus/$$n \
+	        $(BUILD)/fuzz/corpus/$$n 2>&1 | tail -1; \
+	done
