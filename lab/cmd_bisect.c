@@ -121,8 +121,8 @@ static int parse_opts(int argc, char **argv, struct bisect_opts *o)
             break;
         case 'n':
         case 'N': {
-            unsigned long v = strtoul(optarg, &end, 10);
-            if (*end || v < 2 || v > 1000)
+            uint64_t v;
+            if (lab_parse_u64(optarg, 2, 1000, &v) < 0)
                 return lab_error("--%s wants a number from 2 to 1000, not '%s'",
                                  ch == 'n' ? "reps" : "max-reps", optarg);
             *(ch == 'n' ? &o->reps : &o->max_reps) = (unsigned)v;
@@ -145,11 +145,14 @@ static int parse_opts(int argc, char **argv, struct bisect_opts *o)
         case O_ACCEL:
             o->accel = optarg;
             break;
-        case O_TIMEOUT:
-            o->timeout = (unsigned)strtoul(optarg, &end, 10);
-            if (*end || o->timeout == 0)
-                return lab_error("--timeout wants seconds, not '%s'", optarg);
+        case O_TIMEOUT: {
+            uint64_t v;
+            if (lab_parse_u64(optarg, 1, LAB_TIMEOUT_MAX_S, &v) < 0)
+                return lab_error("--timeout wants seconds from 1 to %d, not '%s'",
+                                 LAB_TIMEOUT_MAX_S, optarg);
+            o->timeout = (unsigned)v;
             break;
+        }
         case O_SHOW:
             o->show = 1;
             break;
@@ -165,8 +168,7 @@ static int parse_opts(int argc, char **argv, struct bisect_opts *o)
         }
     }
     if (o->show && optind < argc) {
-        o->show_id = strtoll(argv[optind], &end, 10);
-        if (*end || o->show_id <= 0)
+        if (lab_parse_id(argv[optind], &o->show_id) < 0)
             return lab_error("--show wants a bisection id, not '%s'", argv[optind]);
         optind++;
     }

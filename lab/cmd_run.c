@@ -67,7 +67,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
         {NULL, 0, NULL, 0},
     };
     int ch;
-    char *end;
+    uint64_t v;
     o->experiment = "seqread";
     o->accel = "auto";
     o->profile = "fast";
@@ -80,9 +80,9 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
             o->experiment = optarg;
             break;
         case 'n':
-            o->reps = (unsigned)strtoul(optarg, &end, 10);
-            if (*end || o->reps == 0 || o->reps > 1000)
+            if (lab_parse_u64(optarg, 1, 1000, &v) < 0)
                 return lab_error("--reps wants a number from 1 to 1000, not '%s'", optarg);
+            o->reps = (unsigned)v;
             break;
         case 's':
             if (o->nsets == sizeof o->sets / sizeof o->sets[0])
@@ -102,9 +102,10 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
             o->channel = optarg;
             break;
         case 't':
-            o->timeout = (unsigned)strtoul(optarg, &end, 10);
-            if (*end || o->timeout == 0)
-                return lab_error("--timeout wants seconds, not '%s'", optarg);
+            if (lab_parse_u64(optarg, 1, LAB_TIMEOUT_MAX_S, &v) < 0)
+                return lab_error("--timeout wants seconds from 1 to %d, not '%s'",
+                                 LAB_TIMEOUT_MAX_S, optarg);
+            o->timeout = (unsigned)v;
             break;
         case 'h':
             run_usage(stdout);
@@ -255,8 +256,13 @@ int cmd_run(int argc, char **argv)
     fprintf(stderr, "lab: run %lld: %s, %zu cell(s) on %s, %u run(s) each after %u warm-up, %s\n",
             (long long)run, exp.name, ncells, profile.name, exp.reps, exp.warmup,
             strcmp(virt_type, "kvm") == 0 ? "KVM" : "TCG");
-    for (size_t i = 0; i < ncells && !lab_interrupted; i++) {
+    enum lab_session_stop stop = LAB_GO;
+    char stop_why[600] = "";
+    size_t done = 0;
+    for (size_t i = 0; i < ncells; i++, done++) {
         struct lab_cell_result res;
+        if ((stop = lab_session_check(&session, stop_why, sizeof stop_why)) != LAB_GO)
+            break;
         const char *kname = specs[i].kernel->name;
         char what[160];
         snprintf(what, sizeof what, "%s%s%s", exp.name, exp.load_list ? " load=" : "",
@@ -280,7 +286,11 @@ int cmd_run(int argc, char **argv)
                 (double)res.hello_ns / 1e9, (double)res.total_ns / 1e9);
         }
     }
-    const char *status = lab_interrupted ? "interrupted" : failed ? "failed" : "ok";
+    if (stop == LAB_GO)
+        stop = lab_session_check(&session, stop_why, sizeof stop_why);
+    if (stop == LAB_STOP_STORE || stop == LAB_STOP_LIBVIRT)
+        lab_error("stopped after %zu of %zu cell(s): %s", done, ncells, stop_why);
+    const char *status = lab_interrupted ? "interrupted" : failed || stop ? "failed" : "ok";
     lab_store_run_end(st, run, status);
     printf("\n");
     lab_report_run(stdout, st, run);
@@ -288,7 +298,7 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr,
                 "lab: interrupted; the samples measured so far are stored (lab show %lld)\n",
                 (long long)run);
-    rc = lab_interrupted ? 130 : failed ? 1 : 0;
+    rc = lab_interrupted ? 130 : failed || stop ? 1 : 0;
 out_session:
     lab_session_close(&session);
 out_exp:

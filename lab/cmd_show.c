@@ -1,5 +1,6 @@
 /* lab runs, lab show: what the result store holds. */
 #include "commands.h"
+#include "reconcile.h"
 #include "report.h"
 #include "store.h"
 #include "util.h"
@@ -23,6 +24,7 @@ static struct lab_store *open_store(void)
     struct lab_store *st = NULL;
     if (lab_store_open(lab_store_path(), &st) < 0)
         return NULL;
+    lab_reconcile(st); /* a killed lab's run shows as abandoned, not running */
     return st;
 }
 
@@ -41,12 +43,10 @@ int cmd_show(int argc, char **argv)
 {
     struct lab_store *st = open_store();
     int64_t run;
-    char *end;
     if (!st)
         return 1;
     if (argc > 1) {
-        run = strtoll(argv[1], &end, 10);
-        if (*end || run <= 0) {
+        if (lab_parse_id(argv[1], &run) < 0) {
             lab_store_close(st);
             {
                 lab_error("not a run number: '%s' (see `lab runs`)", argv[1]);
