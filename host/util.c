@@ -95,6 +95,33 @@ const char *lab_home(void)
     return home;
 }
 
+/* 1 if path is a directory (not a symlink) of ours that nobody else may
+ * enter: a name in /tmp anyone could have made first. */
+static int private_dir(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+           (st.st_mode & 077) == 0;
+}
+
+/* A non-root user without XDG_RUNTIME_DIR: /tmp/lab-UID, made 0700 and
+ * checked to be ours; if another user made that name first, a fresh
+ * private directory instead (this process's cells then cannot be swept by
+ * a later lab, which is the lesser harm). */
+static char *private_tmp_root(void)
+{
+    char *root = lab_asprintf("/tmp/lab-%ld", (long)geteuid());
+    mkdir(root, 0700);
+    if (private_dir(root))
+        return root;
+    lab_warn("%s is not a private directory of this user; using a new one", root);
+    free(root);
+    root = lab_asprintf("/tmp/lab-%ld-XXXXXX", (long)geteuid());
+    if (!mkdtemp(root))
+        abort(); /* /tmp unusable: nothing sensible left to do */
+    return root;
+}
+
 const char *lab_run_root(void)
 {
     static char *root;
@@ -106,8 +133,10 @@ const char *lab_run_root(void)
         root = lab_xstrdup(env);
     else if (geteuid() == 0)
         root = lab_xstrdup("/run/lab");
+    else if (xdg && *xdg)
+        root = lab_asprintf("%s/lab", xdg); /* the session's own, already private */
     else
-        root = lab_asprintf("%s/lab", xdg && *xdg ? xdg : "/tmp");
+        root = private_tmp_root();
     return root;
 }
 

@@ -21,9 +21,10 @@ extern int lab_verbose;
 char *lab_escape(const char *s, char *out, size_t size);
 
 /* The lab's cache ($LAB_HOME, default /var/cache/lab for root, else
- * ~/.cache/lab) and its run directory for sockets and logs (/run/lab for
- * root, else $XDG_RUNTIME_DIR/lab). Both are reachable by the libvirt-qemu
- * user when running as root. */
+ * ~/.cache/lab) and its run directory for sockets and logs ($LAB_RUN_DIR,
+ * else /run/lab for root, $XDG_RUNTIME_DIR/lab, or a private /tmp/lab-UID
+ * (0700, checked to be the user's own) without XDG_RUNTIME_DIR). Both are
+ * reachable by the libvirt-qemu user when running as root. */
 const char *lab_home(void);
 const char *lab_run_root(void);
 /* Where a run's logs are kept: $LAB_HOME/logs/run-N (malloc'd). */

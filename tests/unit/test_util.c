@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -107,6 +109,60 @@ static void test_escape(void **state)
     assert_string_equal(lab_escape("ab\x1b", out, 7), "ab\\x1b");
 }
 
+/* Without XDG_RUNTIME_DIR a non-root user gets a run directory of its
+ * own: not a shared /tmp/lab, and not one another user made first. Run as
+ * root, as make check is; each case in a child that drops to a uid. */
+static int run_root_as(uid_t uid, char *out, size_t len)
+{
+    int fds[2];
+    if (pipe(fds) < 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        unsetenv("XDG_RUNTIME_DIR");
+        unsetenv("LAB_RUN_DIR");
+        if (setgid(65534) < 0 || setuid(uid) < 0)
+            _exit(1);
+        const char *root = lab_run_root();
+        struct stat st;
+        if (lstat(root, &st) < 0 || st.st_uid != uid || (st.st_mode & 0777) != 0700)
+            _exit(2);
+        ssize_t w = write(fds[1], root, strlen(root));
+        _exit(w < 0 ? 3 : 0);
+    }
+    close(fds[1]);
+    ssize_t n = read(fds[0], out, len - 1);
+    close(fds[0]);
+    out[n > 0 ? n : 0] = '\0';
+    int status;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void test_private_run_dir(void **state)
+{
+    char a[256], b[256];
+    if (geteuid() != 0)
+        skip();
+    uid_t u1 = 64011, u2 = 64012; /* unused ids, no passwd entry needed */
+    char squat[64];
+    snprintf(squat, sizeof squat, "/tmp/lab-%u", (unsigned)u2);
+    rmdir(squat);
+    assert_int_equal(run_root_as(u1, a, sizeof a), 0);
+    snprintf(b, sizeof b, "/tmp/lab-%u", (unsigned)u1);
+    assert_string_equal(a, b);
+    /* Another user made u2's name first (open to all): not used. */
+    assert_int_equal(mkdir(squat, 0777), 0);
+    chmod(squat, 0777);
+    assert_int_equal(run_root_as(u2, b, sizeof b), 0);
+    assert_string_not_equal(b, squat);
+    assert_int_equal(strncmp(b, squat, strlen(squat)), 0); /* /tmp/lab-UID-XXXXXX */
+    rmdir(a);
+    rmdir(b);
+    rmdir(squat);
+}
+
 static int setup(void **state)
 {
     int fd = mkstemp(path);
@@ -125,10 +181,9 @@ static int teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_bounded),
-        cmocka_unit_test(test_nul),
-        cmocka_unit_test(test_numbers),
-        cmocka_unit_test(test_escape),
+        cmocka_unit_test(test_bounded),         cmocka_unit_test(test_nul),
+        cmocka_unit_test(test_numbers),         cmocka_unit_test(test_escape),
+        cmocka_unit_test(test_private_run_dir),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
