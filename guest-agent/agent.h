@@ -32,9 +32,15 @@ int report_send(void); /* one write() per record; 0 or -errno */
 void report_log(const char *msg);
 void report_error(const char *msg, const char *test, int64_t rep);
 
+/* kprof.c: the kernel's /proc/profile around each run (lab.kprofile=1). */
+void kprof_enable(int on);
+void kprof_reset(void);  /* as a run begins */
+void kprof_report(void); /* after its end record: kprof records */
+
 /* setup.c: PID 1 duties. */
 void setup_proc(void);
 void setup_mounts(const struct agent_config *c);
+void setup_report(const struct agent_config *c); /* a log record of what this boot decided */
 void setup_modules(const char *list_path);
 int setup_channel(const struct agent_config *c, char *why, size_t whycap);
 /* Waits for /dev/<lab.dev>; mounts it read-only on /mnt if `mount` (tests that

@@ -175,3 +175,21 @@ size_t agent_cat_i64(char *out, size_t cap, size_t at, int64_t v)
     }
     return agent_cat_u64(out, cap, at, (uint64_t)v);
 }
+
+int agent_kprof_add(struct agent_kprof_pack *p, uint64_t slot, uint32_t ticks)
+{
+    char item[48];
+    size_t at = 0;
+    if (p->len)
+        item[at++] = ',';
+    at = agent_cat_u64(item, sizeof(item), at, slot);
+    at = agent_cat(item, sizeof(item), at, ":");
+    at = agent_cat_u64(item, sizeof(item), at, ticks);
+    if (p->len > sizeof(p->buf) || at > sizeof(p->buf) - p->len)
+        return -1;
+    char *dst = p->buf + p->len;
+    for (size_t i = 0; i < at && i < sizeof(item); i++)
+        dst[i] = item[i];
+    p->len += at;
+    return 0;
+}

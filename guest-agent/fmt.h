@@ -41,6 +41,15 @@ void agent_line_strn(struct agent_line *l, const char *key, const char *s, size_
 /* Appends '\n'; returns the full length (<= LAB_PROTO_MAX_LINE) or -1. */
 long agent_line_end(struct agent_line *l);
 
+/* Packs a kernel profile's non-zero slots as "slot:ticks,slot:ticks" for
+ * one kprof record's value; the buffer keeps the record under the line limit. */
+struct agent_kprof_pack {
+    char buf[3600];
+    size_t len;
+};
+/* Appends one slot; 0, or -1 (nothing appended) when it would not fit. */
+int agent_kprof_add(struct agent_kprof_pack *p, uint64_t slot, uint32_t ticks);
+
 /* Builds "text" + decimal into a small message buffer; helpers for log text. */
 size_t agent_cat(char *out, size_t cap, size_t at, const char *s);
 size_t agent_cat_u64(char *out, size_t cap, size_t at, uint64_t v);

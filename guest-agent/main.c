@@ -4,6 +4,7 @@
 #include "sys.h"
 
 static char cmdline[4096];
+static char params[LAB_PARAMS_MAX + 1];
 
 /* The tests: only those that read a file mount the data disk (the others read
  * the raw device, which need not hold a filesystem). */
@@ -71,13 +72,22 @@ int agent_main(int argc, char **argv, char **envp)
     if (is_pid1())
         setup_proc();
 
+    /* The lab's parameters come in the boot image: an old kernel cuts its
+     * command line at 256 bytes. lab.* words on the command line still
+     * count (a hand-made boot), and the file's win. */
     agent_config_defaults(&cfg);
     long n = read_file("/proc/cmdline", cmdline, sizeof(cmdline));
+    if (n > 0 && agent_config_parse(&cfg, cmdline, (size_t)n))
+        note(cfg.err);
+    n = read_file(LAB_PARAMS_PATH, params, sizeof(params));
     if (n < 0)
-        note("cannot read /proc/cmdline; using defaults");
-    else if (agent_config_parse(&cfg, cmdline, (size_t)n))
+        note("no " LAB_PARAMS_PATH "; using the command line and defaults");
+    else if (n >= (long)sizeof(params) - 1)
+        note(LAB_PARAMS_PATH " is too long; using the command line and defaults");
+    else if (agent_config_parse(&cfg, params, (size_t)n))
         note(cfg.err);
 
+    kprof_enable(cfg.kprofile != 0);
     if (is_pid1()) {
         setup_mounts(&cfg);
         setup_modules("/etc/lab/modules");
@@ -93,6 +103,7 @@ int agent_main(int argc, char **argv, char **envp)
     }
     report_init(fd);
     hello();
+    setup_report(&cfg);
     for (size_t i = 0; i < notes_count(); i++)
         report_log(notes_get(i));
 

@@ -34,8 +34,13 @@
 /* Name of the virtio-serial port the agent reports on. */
 #define LAB_PROTO_PORT_NAME "org.lab.agent.0"
 
-/* Kernel command-line keys the host passes the agent's parameters with. */
+/* The agent's parameters are "lab.key=value" words, space or newline
+ * separated, in this file of the boot image (the host writes it; an old
+ * kernel's 256-byte command line cannot carry them). Words with the same
+ * prefix on the kernel command line count too; the file's win. */
 #define LAB_CMDLINE_PREFIX "lab."
+#define LAB_PARAMS_PATH    "/etc/lab/params"
+#define LAB_PARAMS_MAX     4096 /* bytes, the file's bound on both sides */
 
 /* Deterministic content of the lab's test files: the 8-byte little-endian
  * word at byte offset 8*i of a file made with `seed` is lab_content_word(seed,

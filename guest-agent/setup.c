@@ -66,6 +66,24 @@ void setup_mounts(const struct agent_config *c)
     sys_mkdir("/mnt", 0755);
 }
 
+void setup_report(const struct agent_config *c)
+{
+    /* What this boot decided, for the host's records and the era tests:
+     * the data disk, how its node came to be, the channel, the command
+     * line as the kernel kept it (old kernels cut it at 256 bytes). */
+    struct agent_line *l = report_start("log");
+    agent_line_str(l, "msg", "setup");
+    agent_line_str(l, "dev", c->dev);
+    agent_line_str(l, "nodes", have_devtmpfs ? "devtmpfs" : "mknod");
+    agent_line_str(l, "chan", c->chan == AGENT_CHAN_TTYS1 ? "ttyS1" : "virtio");
+    agent_line_str(l, "fs", c->fs);
+    long n = read_file("/proc/cmdline", big, 1024);
+    while (n > 0 && (big[n - 1] == '\n' || big[n - 1] == ' '))
+        big[--n] = 0;
+    agent_line_str(l, "cmdline", n > 0 ? big : "");
+    report_send();
+}
+
 void setup_modules(const char *list_path)
 {
     static char list[8192];

@@ -21,9 +21,11 @@ uint64_t sys_now_ns(void)
     if (!no_clock_gettime) {
         struct k_timespec ts;
         long r = sc2(NR_clock_gettime, CLOCK_MONOTONIC_, (long)&ts);
+        /* Signed: 2.6.9's CLOCK_MONOTONIC can hand back a negative,
+         * unnormalised tv_nsec (xtime plus wall_to_monotonic), which as
+         * unsigned long on i386 added 2^32 ns to a reading. */
         if (r == 0)
-            return (uint64_t)(unsigned long)ts.tv_sec * 1000000000ULL +
-                   (uint64_t)(unsigned long)ts.tv_nsec;
+            return (uint64_t)((int64_t)ts.tv_sec * 1000000000LL + (int64_t)ts.tv_nsec);
         no_clock_gettime = 1; /* -ENOSYS (2.4) or -EINVAL */
         fallbacks |= SYS_FB_CLOCK;
     }

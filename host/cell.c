@@ -272,6 +272,8 @@ static int handle_record(struct cell_run *c, const char *line, size_t len, int64
     case LAB_REC_BYE:
         c->bye = 1;
         break;
+    case LAB_REC_KPROF:
+        break; /* kept in the store's records; host/kprof.c reads them there */
     }
     return 0;
 }
@@ -413,6 +415,31 @@ static int choose_channel(const struct lab_cell_spec *spec, const struct lab_era
     return 0;
 }
 
+/* A lab build is used only once it has passed the IO smoke test; any
+ * kernel that failed it is refused, with what it did. */
+static int unverified(const struct lab_cell_spec *spec, char *reason, size_t len)
+{
+    const struct lab_kernel *k = spec->kernel;
+    const char *v = k->verified;
+    if (spec->smoke_test || (v && strcmp(v, "passed") == 0))
+        return 0;
+    if (v && strcmp(v, "failed") == 0) {
+        snprintf(reason, len,
+                 "kernel %s failed the lab's IO smoke test (%s); it may be miscompiled. "
+                 "Run it again with: lab kernels verify %s",
+                 k->name, k->verified_note ? k->verified_note : "no details", k->name);
+        return 1;
+    }
+    if (k->source && strcmp(k->source, "build") == 0) {
+        snprintf(reason, len,
+                 "kernel %s was built by the lab but has not passed its IO smoke test; "
+                 "run: lab kernels verify %s",
+                 k->name, k->name);
+        return 1;
+    }
+    return 0;
+}
+
 int lab_cell_check(const struct lab_cell_spec *spec, char *reason, size_t len)
 {
     struct lab_era era;
@@ -422,11 +449,13 @@ int lab_cell_check(const struct lab_cell_spec *spec, char *reason, size_t len)
         snprintf(reason, len, "unknown bus");
         return -1;
     }
-    if (lab_era_for(spec->kernel->version, spec->kernel->arch, &era) < 0) {
+    if (lab_kernel_era(spec->kernel, &era) < 0) {
         snprintf(reason, len, "no era facts for kernel version %s", spec->kernel->version);
         return -1;
     }
     if (!lab_era_bus_supported(&era, bus->name, reason, len))
+        return -1;
+    if (unverified(spec, reason, len))
         return -1;
     const struct lab_experiment *e = spec->exp;
     struct lab_sched_plan sched;
@@ -494,12 +523,12 @@ static int prepare(struct cell_run *c, char **xml)
     const struct lab_cell_spec *spec = c->spec;
     const struct lab_profile *profile = spec->profile;
     struct lab_kernel_files kf = {0};
-    char *initrd = NULL, *disk = NULL, *name = NULL, *cmdline = NULL, reason[256];
+    char *initrd = NULL, *disk = NULL, *name = NULL, *cmdline = NULL, *params = NULL, reason[256];
     const char *modules[16];
     int rc = -1;
 
     c->bus = cell_bus(spec);
-    if (!c->bus || lab_era_for(spec->kernel->version, spec->kernel->arch, &c->era) < 0 ||
+    if (!c->bus || lab_kernel_era(spec->kernel, &c->era) < 0 ||
         lab_cell_check(spec, reason, sizeof reason) < 0 ||
         choose_channel(spec, &c->era, &c->channel, reason, sizeof reason) < 0) {
         fail(c, LAB_CELL_FAILED, "cannot run here: %s", reason);
@@ -514,8 +543,10 @@ static int prepare(struct cell_run *c, char **xml)
         fail(c, LAB_CELL_FAILED, "kernel %s: %s: %s", spec->kernel->name, kf.bzimage, reason);
         goto out;
     }
+    params = lab_cell_agent_params(&c->era, c->bus, c->channel, spec->exp);
     struct lab_initramfs_spec is = {
         .agent_path = lab_agent_path(spec->kernel->arch),
+        .params = params,
         .modules_dir = kf.modules_dir,
         .modules = modules,
         /* 2.4 cannot load modules from PID 1: its drivers are built in. */
@@ -580,6 +611,8 @@ static int prepare(struct cell_run *c, char **xml)
         lab_store_cell_set(c->env->store, c->cell_id, "channel",
                            c->channel == LAB_CHANNEL_UART ? "uart" : "virtio-port");
         lab_store_cell_set(c->env->store, c->cell_id, "profile", profile ? profile->name : "fast");
+        if (kf.system_map && lab_file_exists(kf.system_map))
+            lab_store_cell_set(c->env->store, c->cell_id, "system_map", kf.system_map);
     }
     name = lab_vm_domain_name(spec->index, spec->kernel->name);
     struct lab_cell_paths paths = {.name = name,
@@ -600,6 +633,7 @@ out:
     free(disk);
     free(name);
     free(cmdline);
+    free(params);
     return rc;
 }
 

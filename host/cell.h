@@ -25,6 +25,7 @@ struct lab_cell_spec {
     const char *virt_type;             /* "qemu" (TCG) or "kvm" */
     unsigned timeout_s;                /* whole cell; 0 = derived from the work */
     int hello_only;                    /* stop at the agent's hello (probes, boot benchmarks) */
+    int smoke_test; /* the IO smoke test itself: runs a build that has not passed it yet */
 };
 
 struct lab_cell_result {

@@ -1,5 +1,6 @@
 /* A cell's domain and kernel command line from its era, bus and profile. */
 #include "celldomain.h"
+#include "initrd.h"
 #include "iosched.h"
 #include "util.h"
 
@@ -16,7 +17,7 @@ static const char *guest_disk(const struct lab_era *era, const struct lab_bus *b
     return i ? "sdb" : "sda";
 }
 
-static char *kernel_cmdline(const struct lab_era *era, const struct lab_bus *bus,
+char *lab_cell_agent_params(const struct lab_era *era, const struct lab_bus *bus,
                             enum lab_channel_kind channel, const struct lab_experiment *exp)
 {
     char *agent = lab_experiment_cmdline(exp);
@@ -25,20 +26,38 @@ static char *kernel_cmdline(const struct lab_era *era, const struct lab_bus *bus
     /* lab_cell_check refused an impossible scheduler before we got here. */
     if (lab_sched_plan(era, exp->scheduler, &sched, reason, sizeof reason) < 0)
         memset(&sched, 0, sizeof sched);
-    /* panic=1 turns a panic into a reboot, which ends the domain; loglevel
-     * keeps the serial console (slow under TCG) short. A 2.4 kernel boots
-     * an ext2 initrd as its root and runs /init from it. 2.6-era kernels
-     * boot on machine pc only with noapic (measured here, 2.6.10-2.6.36). */
-    const char *root = era->boot == LAB_BOOT_EXT2_INITRD ? " root=/dev/ram0 rw init=/init" : "";
-    const char *noapic = era->version < LAB_KV(3, 0, 0) ? " noapic" : "";
-    char *cmd =
-        lab_asprintf("console=ttyS0 panic=1 loglevel=4%s%s%s%s %s%s%s lab.dev=%s "
-                     "lab.dev2=%s lab.chan=%s",
-                     root, noapic, sched.boot_param[0] ? " " : "", sched.boot_param, agent,
+    char *params =
+        lab_asprintf("%s%s%s lab.dev=%s lab.dev2=%s lab.chan=%s\n", agent,
                      sched.agent_key[0] ? " " : "", sched.agent_key, guest_disk(era, bus, 0),
                      guest_disk(era, bus, 1), channel == LAB_CHANNEL_UART ? "ttyS1" : "virtio");
     free(agent);
-    return cmd;
+    return params;
+}
+
+/* Only what the kernel itself reads: the agent's parameters are a file in
+ * the boot image (lab_cell_agent_params), so the line fits every era's
+ * COMMAND_LINE_SIZE (256 bytes before 2.6.24, where longer lines are cut
+ * without a word). */
+static char *kernel_cmdline(const struct lab_era *era, const struct lab_experiment *exp)
+{
+    struct lab_sched_plan sched;
+    char reason[256];
+    if (lab_sched_plan(era, exp->scheduler, &sched, reason, sizeof reason) < 0)
+        memset(&sched, 0, sizeof sched);
+    /* panic=1 turns a panic into a reboot, which ends the domain; loglevel
+     * keeps the serial console (slow under TCG) short. A 2.4 kernel boots
+     * an ext2 initrd as its root and runs /init from it. 2.6-era kernels
+     * boot on machine pc only with noapic (measured here, 2.6.10-2.6.36).
+     * profile=2 makes the kernel count ticks per 4-byte text slot into
+     * /proc/profile for the experiments that read it. */
+    char root[96] = "";
+    if (era->boot == LAB_BOOT_EXT2_INITRD)
+        snprintf(root, sizeof root, " root=/dev/ram0 rw init=/init ramdisk_size=%d",
+                 LAB_INITRD_KIB);
+    const char *noapic = era->version < LAB_KV(3, 0, 0) ? " noapic" : "";
+    const char *prof = exp->kprofile ? " profile=2" : "";
+    return lab_asprintf("console=ttyS0 panic=1 loglevel=4%s%s%s%s%s", root, noapic, prof,
+                        sched.boot_param[0] ? " " : "", sched.boot_param);
 }
 
 /* Guest RAM: the profile's era-true figure, but never below what the
@@ -63,7 +82,7 @@ char *lab_cell_domain(const struct lab_era *era, const struct lab_bus *bus,
                       const struct lab_experiment *exp, const char *virt_type,
                       const struct lab_cell_paths *paths, struct lab_domain_spec *ds)
 {
-    char *cmdline = kernel_cmdline(era, bus, channel, exp);
+    char *cmdline = kernel_cmdline(era, exp);
     *ds = (struct lab_domain_spec){
         .name = paths->name,
         .virt_type = virt_type,

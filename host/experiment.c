@@ -73,6 +73,8 @@ static const struct key_def keys[] = {
     {"scheduler", KEY_TEXT, OFF(scheduler), 0, 0, "IO scheduler (the era decides how)"},
     {"sysfs", KEY_TUNABLES, OFF(sysfs), 0, 0, "queue tunables, like read_ahead_kb:128"},
     {"elvtune", KEY_TUNABLES, OFF(elvtune), 0, 0, "2.4 elevator: READ_LATENCY,WRITE_LATENCY"},
+    {"kprofile", KEY_UINT, OFF(kprofile), 0, 1,
+     "1: boot with profile=2 and read the kernel's /proc/profile around each run"},
 };
 
 /* The agent's tests: each reads the file on an ext2 disk or the raw device. */
@@ -433,12 +435,12 @@ char *lab_experiment_cmdline(const struct lab_experiment *exp)
     char *cmd = lab_asprintf(
         "lab.test=%s lab.reps=%u lab.bs=%llu lab.ra=%u lab.size=%llu lab.verify=%u "
         "lab.direct=%u lab.qd=%u lab.count=%u lab.span=%llu lab.offset=%llu "
-        "lab.fs=%s lab.file=big_file%s%s%s%s lab.write_pct=%u lab.cpu_rounds=%u",
+        "lab.fs=%s lab.file=big_file%s%s%s%s lab.write_pct=%u lab.cpu_rounds=%u lab.kprofile=%u",
         exp->test, exp->reps + exp->warmup, (unsigned long long)exp->block_size, exp->readahead,
         (unsigned long long)size, exp->verify, exp->direct, exp->qd, exp->count,
         (unsigned long long)exp->span, (unsigned long long)exp->offset, tree ? "ext3" : "ext2",
         exp->readahead_list ? " lab.ra_list=" : "", exp->readahead_list ? exp->readahead_list : "",
-        load, tunables, exp->write_pct, exp->cpu_rounds);
+        load, tunables, exp->write_pct, exp->cpu_rounds, exp->kprofile);
     free(load);
     free(tunables);
     return cmd;

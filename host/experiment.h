@@ -46,6 +46,7 @@ struct lab_experiment {
     char *scheduler;     /* IO scheduler, by the era's means; NULL = the default */
     char *sysfs;         /* queue tunables, "read_ahead_kb:128,iosched/quantum:4" */
     char *elvtune;       /* 2.4: "READ_LATENCY,WRITE_LATENCY" */
+    unsigned kprofile;   /* 1: boot with profile=2, the kernel's /proc/profile per run */
 };
 
 /* NAME is a shipped experiment (lab/experiments/NAME.exp) or a path. */
@@ -65,7 +66,9 @@ void lab_experiment_free(struct lab_experiment *exp);
 /* Directory of the shipped experiments ($LAB_EXPERIMENTS or the build's). */
 const char *lab_experiments_dir(void);
 
-/* Kernel command-line words for the agent ("lab.test=seqread lab.reps=3 ..."). */
+/* The agent's parameter words ("lab.test=seqread lab.reps=3 ..."); they
+ * travel in the boot image (lab_cell_agent_params), not on the kernel's
+ * command line. */
 char *lab_experiment_cmdline(const struct lab_experiment *exp);
 
 #endif

@@ -26,6 +26,7 @@ static const struct rec_def rec_defs[] = {
                      {"rep", "guest_ns", "bytes", "real_ns", "user_ns", "sys_ns", NULL}},
     [LAB_REC_ERROR] = {"error", {"msg", NULL}, {NULL}},
     [LAB_REC_BYE] = {"bye", {"runs", NULL}, {"runs", NULL}},
+    [LAB_REC_KPROF] = {"kprof", {"step", "slots", NULL}, {"step", NULL}},
 };
 #define N_REC_DEFS (sizeof rec_defs / sizeof rec_defs[0])
 

@@ -19,7 +19,8 @@ enum lab_rec_type {
     LAB_REC_BEGIN,
     LAB_REC_END,
     LAB_REC_ERROR,
-    LAB_REC_BYE
+    LAB_REC_BYE,
+    LAB_REC_KPROF /* the kernel's /proc/profile after a run: step, slots=slot:ticks,... */
 };
 
 /* One key=value field. value is percent-decoded and NUL-terminated. */

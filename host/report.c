@@ -1,6 +1,8 @@
 /* Reports from the result store. Each test has its own table shape (a
  * table of columns, not code per test); every number comes from samples. */
 #include "report.h"
+
+#include "kprof.h"
 #include "stats.h"
 #include "util.h"
 
@@ -448,6 +450,8 @@ int lab_report_run(FILE *out, struct lab_store *st, int64_t run)
         if (strcmp(rep->rows[i].status, "ok") != 0)
             fprintf(out, "%s: %s%s%s\n", rep->rows[i].kernel, rep->rows[i].status,
                     rep->rows[i].reason[0] ? ": " : "", rep->rows[i].reason);
+    if (lab_kprof_report(out, st, run, LAB_KPROF_TOP) < 0)
+        rc = -1;
 out:
     for (size_t i = 0; i < rep->nrows; i++)
         for (int m = 0; m < M_COUNT; m++)

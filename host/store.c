@@ -515,6 +515,21 @@ int lab_store_foreach_cell(struct lab_store *st, int64_t run,
     return finish_iter(st, s, rc, cb_rc, "list cells");
 }
 
+int lab_store_foreach_record(struct lab_store *st, int64_t cell,
+                             int (*cb)(int64_t host_ns, const char *line, void *), void *ctx)
+{
+    sqlite3_stmt *s =
+        prepare_iter(st, "SELECT host_ns, line FROM records WHERE cell = ?1 ORDER BY id");
+    if (!s)
+        return -1;
+    sqlite3_bind_int64(s, 1, cell);
+    int rc, cb_rc = 0;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+        if ((cb_rc = cb(sqlite3_column_int64(s, 0), col_text(s, 1), ctx)) != 0)
+            break;
+    return finish_iter(st, s, rc, cb_rc, "list records");
+}
+
 int lab_store_foreach_sample(struct lab_store *st, int64_t cell,
                              int (*cb)(const struct lab_sample *, void *), void *ctx)
 {

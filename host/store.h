@@ -77,6 +77,10 @@ int lab_store_foreach_cell(struct lab_store *st, int64_t run,
 int lab_store_foreach_sample(struct lab_store *st, int64_t cell,
                              int (*cb)(const struct lab_sample *, void *), void *ctx);
 
+/* The agent's raw lines of a cell, as received. */
+int lab_store_foreach_record(struct lab_store *st, int64_t cell,
+                             int (*cb)(int64_t host_ns, const char *line, void *), void *ctx);
+
 struct lab_run_info {
     int64_t id;
     const char *command_line, *experiment, *profile, *status;

@@ -3,6 +3,7 @@
 
 #include "images/hash.h"
 #include "images/modules.h"
+#include "protocol.h"
 #include "util.h"
 
 #include <errno.h>
@@ -15,7 +16,22 @@
 #include <archive.h>
 #include <archive_entry.h>
 
-#define INITRAMFS_FORMAT "lab-initramfs-v1"
+#define INITRAMFS_FORMAT "lab-initramfs-v2"
+
+/* Device nodes shipped in the image: a 2.4 kernel mounts the ext2 initrd as
+ * its root, possibly read-only, where the agent's own mknod fails (EROFS);
+ * before devtmpfs (2.6.32) the agent mknods the rest itself. Whole disks
+ * only: the data disks carry no partition table. */
+static const struct {
+    const char *name;
+    unsigned type, perm, major, minor;
+} dev_nodes[] = {
+    {"dev/console", AE_IFCHR, 0600, 5, 1}, {"dev/null", AE_IFCHR, 0666, 1, 3},
+    {"dev/ttyS0", AE_IFCHR, 0600, 4, 64},  {"dev/ttyS1", AE_IFCHR, 0600, 4, 65},
+    {"dev/hda", AE_IFBLK, 0600, 3, 0},     {"dev/hdb", AE_IFBLK, 0600, 3, 64},
+    {"dev/hdc", AE_IFBLK, 0600, 22, 0},    {"dev/hdd", AE_IFBLK, 0600, 22, 64},
+    {"dev/sda", AE_IFBLK, 0600, 8, 0},     {"dev/sdb", AE_IFBLK, 0600, 8, 16},
+};
 
 struct writer {
     struct archive *a;
@@ -71,7 +87,7 @@ static char *image_module_name(const char *rel)
 }
 
 static int write_image(const char *out, int fd, const unsigned char *agent, size_t agent_len,
-                       const char *modules_dir, char **paths, size_t n)
+                       const char *params, const char *modules_dir, char **paths, size_t n)
 {
     struct writer w = {archive_write_new(), archive_entry_new(), 0, out};
     char *list = lab_xstrdup("");
@@ -92,9 +108,15 @@ static int write_image(const char *out, int fd, const unsigned char *agent, size
         free(name);
     }
     /* Parents before children, in a fixed order. */
-    if (add_dir(&w, "dev") < 0 || add(&w, "dev/console", AE_IFCHR, 0600, 5, 1, NULL, 0) < 0 ||
-        add_dir(&w, "etc") < 0 || add_dir(&w, "etc/lab") < 0 ||
+    if (add_dir(&w, "dev") < 0)
+        goto done;
+    for (size_t i = 0; i < sizeof dev_nodes / sizeof dev_nodes[0]; i++)
+        if (add(&w, dev_nodes[i].name, dev_nodes[i].type, dev_nodes[i].perm, dev_nodes[i].major,
+                dev_nodes[i].minor, NULL, 0) < 0)
+            goto done;
+    if (add_dir(&w, "etc") < 0 || add_dir(&w, "etc/lab") < 0 ||
         add(&w, "etc/lab/modules", AE_IFREG, 0644, 0, 0, list, strlen(list)) < 0 ||
+        add(&w, LAB_PARAMS_PATH + 1, AE_IFREG, 0644, 0, 0, params, strlen(params)) < 0 ||
         add(&w, "init", AE_IFREG, 0755, 0, 0, agent, agent_len) < 0 || add_dir(&w, "lib") < 0 ||
         add_dir(&w, "lib/modules") < 0)
         goto done;
@@ -150,6 +172,9 @@ int lab_initramfs_get(const struct lab_initramfs_spec *spec, char **path_out)
     int rc = -1, fd = -1;
 
     *path_out = NULL;
+    if (spec->params && strlen(spec->params) > LAB_PARAMS_MAX)
+        return lab_error("the agent's parameters are %zu bytes, over the %d the agent reads",
+                         strlen(spec->params), LAB_PARAMS_MAX);
     /* A kernel with its drivers built in (2.4, or a lab build) needs no
      * module tree at all. */
     const char *modules_dir = spec->nmodules ? spec->modules_dir : "";
@@ -168,6 +193,7 @@ int lab_initramfs_get(const struct lab_initramfs_spec *spec, char **path_out)
     lab_hash_update(&h, agent, agent_len);
     lab_hash_str(&h, release_of(modules_dir));
     lab_hash_str(&h, modules_dir);
+    lab_hash_str(&h, spec->params ? spec->params : "");
     lab_hash_u64(&h, n);
     for (size_t i = 0; i < n; i++) {
         char *src = lab_asprintf("%s/%s", spec->modules_dir, paths[i]);
@@ -195,7 +221,8 @@ int lab_initramfs_get(const struct lab_initramfs_spec *spec, char **path_out)
         lab_error("cannot create a temporary file in %s: %s", dir, strerror(errno));
         goto done;
     }
-    int wr = write_image(out, fd, agent, agent_len, modules_dir, paths, n);
+    int wr = write_image(out, fd, agent, agent_len, spec->params ? spec->params : "", modules_dir,
+                         paths, n);
     if (wr == 0 && (fchmod(fd, 0644) < 0 || fsync(fd) < 0))
         wr = lab_error("cannot write %s: %s", tmp, strerror(errno));
     if (close(fd) < 0 && wr == 0)

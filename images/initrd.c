@@ -19,7 +19,10 @@ static int extract(const char *cpio, const char *dir)
     struct archive_entry *e;
     int rc = 0;
     archive_read_support_format_cpio(in);
-    archive_write_disk_set_options(out, ARCHIVE_EXTRACT_PERM | ARCHIVE_EXTRACT_SECURE_NODOTDOT);
+    /* Times too: mke2fs -d copies them, and the image must not depend on when
+     * it was unpacked. */
+    archive_write_disk_set_options(out, ARCHIVE_EXTRACT_PERM | ARCHIVE_EXTRACT_TIME |
+                                            ARCHIVE_EXTRACT_SECURE_NODOTDOT);
     if (archive_read_open_filename(in, cpio, 65536) != ARCHIVE_OK) {
         rc = lab_error("cannot read %s: %s", cpio, archive_error_string(in));
         goto out;
@@ -52,7 +55,8 @@ out:
 static int build(const char *tmpdir, const char *img, void *arg)
 {
     const char *cpio = arg;
-    char mke2fs[64];
+    char mke2fs[64], blocks[16];
+    snprintf(blocks, sizeof blocks, "%d", LAB_INITRD_KIB);
     char *root = lab_asprintf("%s/root", tmpdir), *log = lab_asprintf("%s/mke2fs.log", tmpdir);
     char *argv[] = {(char *)lab_tool_path("mke2fs", mke2fs, sizeof mke2fs),
                     "-q",
@@ -74,7 +78,7 @@ static int build(const char *tmpdir, const char *img, void *arg)
                     "-d",
                     root,
                     (char *)img,
-                    "8192",
+                    blocks,
                     NULL};
     int rc = -1;
     if (lab_mkdir_p(root, 0755) < 0 || extract(cpio, root) < 0)

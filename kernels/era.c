@@ -140,6 +140,16 @@ static const struct lab_era_row rows[] = {
      "boot image (in-kernel decompression only from 5.17)",
      "3.18: CONFIG_MODULE_COMPRESS, \"kbuild: handle module compression while running 'make "
      "modules_install'\" (Bertrand Jacquin); 5.17: CONFIG_MODULE_DECOMPRESS"},
+    /* The lab's agent parameters travel in the boot image, so the command
+     * line only carries what the kernel itself needs; this row is the limit
+     * the lab checks it against. 2.6.22 raised i386 alone; the row takes the
+     * later x86_64 change so one number holds for both arches. */
+    {LAB_FEAT_LONG_CMDLINE, "2048-byte kernel command line", LAB_KV(2, 6, 24), 0,
+     "earlier: COMMAND_LINE_SIZE is 256 bytes on i386 and x86_64; longer command lines are "
+     "cut there without a word, so every key past byte 256 is lost",
+     "COMMAND_LINE_SIZE 256 read in 2.4.22 arch/i386/kernel/setup.c, 2.6.9 and 2.6.12-rc2 "
+     "include/asm-i386/param.h and include/asm-x86_64/setup.h; 2048 in 2.6.24's "
+     "include/asm-x86/setup.h after the i386/x86_64 merge (LAB-DESIGN.md: 256 before 2.6.2x)"},
 };
 
 size_t lab_era_row_count(void)
@@ -299,6 +309,7 @@ int lab_era_for(const char *version, const char *arch, struct lab_era *out)
     out->has_o_direct_blkdev = HAS(O_DIRECT_BLKDEV);
     out->modules_loadable = HAS(MODULE_LOADER);
     out->ide_libata = HAS(ATA_PIIX_PIIX3);
+    out->cmdline_max = HAS(LONG_CMDLINE) ? 2048 : 256;
 #undef HAS
     return 0;
 }

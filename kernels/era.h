@@ -60,6 +60,7 @@ enum lab_era_feature {
     LAB_FEAT_O_DIRECT_BLKDEV,
     LAB_FEAT_FINIT_MODULE,
     LAB_FEAT_MODULE_COMPRESS,
+    LAB_FEAT_LONG_CMDLINE, /* COMMAND_LINE_SIZE 2048 (256 before) */
     LAB_FEAT_COUNT
 };
 
@@ -103,7 +104,10 @@ struct lab_era {
     enum lab_sched_iface sched;
     int has_devtmpfs, has_sysfs, has_at_syscalls, has_clock_gettime, has_o_direct_blkdev;
     int modules_loadable; /* the agent can load modules (else all built in) */
-    int ide_libata;       /* PIIX IDE disk through ata_piix (sdX), else drivers/ide (hdX) */
+    int ide_libata;       /* PIIX IDE disk through ata_piix (sdX), else drivers/ide (hdX);
+                             the era's default: a kernel's .config may choose the other
+                             where both exist (lab_kernel_choose_drivers) */
+    size_t cmdline_max;   /* COMMAND_LINE_SIZE, with the terminating NUL */
     uint64_t features;    /* bit (1 << enum lab_era_feature) per row present */
 };
 

@@ -20,11 +20,13 @@ static void files_for(const struct lab_kernel *k, const char *dir, struct lab_ke
         f->bzimage = lab_asprintf("%s/bzImage", dir);
         f->modules_dir = lab_asprintf("%s/lib/modules/%s", dir, k->release);
         f->config = lab_asprintf("%s/config", dir);
+        f->system_map = lab_asprintf("%s/System.map", dir);
         return;
     }
     f->bzimage = lab_asprintf("%s/boot/vmlinuz-%s", dir, k->release);
     f->modules_dir = lab_asprintf("%s/lib/modules/%s", dir, k->release);
     f->config = lab_asprintf("%s/boot/config-%s", dir, k->release);
+    f->system_map = lab_asprintf("%s/boot/System.map-%s", dir, k->release);
 }
 
 void lab_kernel_files_free(struct lab_kernel_files *f)
@@ -35,7 +37,8 @@ void lab_kernel_files_free(struct lab_kernel_files *f)
     free(f->bzimage);
     free(f->modules_dir);
     free(f->config);
-    f->dir = f->bzimage = f->modules_dir = f->config = NULL;
+    free(f->system_map);
+    f->dir = f->bzimage = f->modules_dir = f->config = f->system_map = NULL;
 }
 
 static int files_complete(const struct lab_kernel *k, const struct lab_kernel_files *f)

@@ -17,6 +17,8 @@ struct lab_kernel_files {
     char *bzimage;     /* dir/boot/vmlinuz-<release> */
     char *modules_dir; /* dir/lib/modules/<release>, with modules.dep */
     char *config;      /* dir/boot/config-<release> */
+    char *system_map;  /* dir/boot/System.map-<release> (user kernels: dir/System.map); may
+                          not exist: only for resolving /proc/profile */
 };
 
 /* 1 if the kernel's files are in the cache, else 0. */

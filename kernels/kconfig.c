@@ -136,12 +136,38 @@ enum lab_kconfig_state lab_kconfig_state(const struct lab_kconfig *cfg, const ch
     return LAB_KCONFIG_BUILTIN; /* y, or a value */
 }
 
-/* The requirement strings: alternatives by '|', options in one by '+'. */
+/* The two ways a kernel drives QEMU's PIIX3 IDE, each with what the era
+ * must allow and what the .config must build. Listed in the order the lab
+ * prefers when a kernel has both (libata: the stack that outlived the
+ * other, 5.14 on). */
+static const struct ide_stack {
+    int libata;        /* 1: ata_piix (sdX); 0: drivers/ide (hdX) */
+    const char *needs; /* alternatives by '|', options in one by '+' */
+    const char *label;
+} ide_stacks[] = {
+    {1, "ATA_PIIX+BLK_DEV_SD|SCSI_ATA_PIIX+BLK_DEV_SD", "libata"},
+    {0, "BLK_DEV_PIIX+BLK_DEV_IDEDISK", "drivers/ide"},
+};
+
+static int ide_stack_possible(const struct ide_stack *st, const struct lab_era *era)
+{
+    return st->libata ? lab_era_has(era, LAB_FEAT_ATA_PIIX_PIIX3)
+                      : lab_era_has(era, LAB_FEAT_LEGACY_IDE);
+}
+
+/* The requirement strings: alternatives by '|', options in one by '+'. For
+ * ide, every stack the era allows. */
 const char *lab_kconfig_bus_needs(const char *bus, const struct lab_era *era)
 {
-    if (strcmp(bus, "ide") == 0)
-        return era->ide_libata ? "ATA_PIIX+BLK_DEV_SD|SCSI_ATA_PIIX+BLK_DEV_SD"
-                               : "BLK_DEV_PIIX+BLK_DEV_IDEDISK";
+    static char ide[160];
+    if (strcmp(bus, "ide") == 0) {
+        ide[0] = '\0';
+        for (size_t i = 0; i < sizeof ide_stacks / sizeof ide_stacks[0]; i++)
+            if (ide_stack_possible(&ide_stacks[i], era))
+                snprintf(ide + strlen(ide), sizeof ide - strlen(ide), "%s%s", ide[0] ? "|" : "",
+                         ide_stacks[i].needs);
+        return ide;
+    }
     if (strcmp(bus, "sata") == 0)
         return "SATA_AHCI+BLK_DEV_SD|SCSI_SATA_AHCI+BLK_DEV_SD";
     if (strcmp(bus, "scsi") == 0)
@@ -167,6 +193,21 @@ static int opt_ok(const struct lab_kconfig *cfg, const char *name, const struct 
     default:
         *why = NULL;
         return 0;
+    }
+}
+
+/* "; looked for CONFIG_A + CONFIG_B or CONFIG_C" */
+static void describe_alternatives(const char *needs, char *out, size_t len)
+{
+    size_t at = (size_t)snprintf(out, len, "; looked for ");
+    for (const char *p = needs; *p && at < len; p++) {
+        const char *word = p == needs || p[-1] == '|' || p[-1] == '+' ? "CONFIG_" : "";
+        const char *sep = *p == '|' ? " or " : *p == '+' ? " + " : NULL;
+        int n = sep ? snprintf(out + at, len - at, "%s", sep)
+                    : snprintf(out + at, len - at, "%s%c", word, *p);
+        if (n < 0)
+            return;
+        at += (size_t)n;
     }
 }
 
@@ -204,14 +245,27 @@ static int needs_ok(const struct lab_kconfig *cfg, const char *needs, const stru
     }
     if (reason) {
         const char *k = cfg->kernel ? cfg->kernel : "this kernel";
+        int n;
         if (first_why)
-            snprintf(reason, len, "kernel %s has CONFIG_%s %s (needed for %s)", k, first_missing,
-                     first_why, what);
+            n = snprintf(reason, len, "kernel %s has CONFIG_%s %s (needed for %s)", k,
+                         first_missing, first_why, what);
         else
-            snprintf(reason, len, "kernel %s lacks CONFIG_%s (needed for %s)", k, first_missing,
-                     what);
+            n = snprintf(reason, len, "kernel %s lacks CONFIG_%s (needed for %s)", k, first_missing,
+                         what);
+        /* Several ways would do: name every one looked for. */
+        if (strchr(needs, '|') && n > 0 && (size_t)n < len)
+            describe_alternatives(needs, reason + n, len - (size_t)n);
     }
     return 0;
+}
+
+int lab_kconfig_ide_libata(const struct lab_kconfig *cfg, const struct lab_era *era)
+{
+    for (size_t i = 0; i < sizeof ide_stacks / sizeof ide_stacks[0]; i++)
+        if (ide_stack_possible(&ide_stacks[i], era) &&
+            needs_ok(cfg, ide_stacks[i].needs, era, "", NULL, 0))
+            return ide_stacks[i].libata;
+    return -1;
 }
 
 int lab_kconfig_bus_ok(const struct lab_kconfig *cfg, const char *bus, const struct lab_era *era,

@@ -37,14 +37,20 @@ const char *lab_kconfig_value(const struct lab_kconfig *cfg, const char *opt);
 enum lab_kconfig_state lab_kconfig_state(const struct lab_kconfig *cfg, const char *opt);
 
 /* What a cell on this bus needs (the bus driver, sd or ide-disk, the
- * initramfs or initrd), for the kernel's era: ide is ata_piix + sd on a
- * libata-era kernel, else piix + ide-disk; older option names are accepted
+ * initramfs or initrd), for the kernel's era: ide is ata_piix + sd or
+ * piix + ide-disk, whichever the era allows (both for 2.6.21-5.13: the
+ * .config decides); older option names are accepted
  * (SCSI_SATA_AHCI and SCSI_ATA_PIIX before 2.6.19). =m counts only when
  * cfg->have_modules and the era's agent can load modules.
  * 1 ok; 0 with reason, e.g. "kernel 6.1-mine lacks CONFIG_SATA_AHCI (needed
- * for bus sata)"; -1 for an unknown bus. */
+ * for bus sata); looked for CONFIG_SATA_AHCI + CONFIG_BLK_DEV_SD or ..."
+ * (every alternative named when there are several); -1 for an unknown bus. */
 int lab_kconfig_bus_ok(const struct lab_kconfig *cfg, const char *bus, const struct lab_era *era,
                        char *reason, size_t len);
+/* Which IDE stack the kernel drives QEMU's PIIX3 with, among those its era
+ * allows: 1 libata (ata_piix, sdX), 0 drivers/ide (piix + ide-disk, hdX),
+ * -1 neither is built (or loadable). libata wins when both are there. */
+int lab_kconfig_ide_libata(const struct lab_kconfig *cfg, const struct lab_era *era);
 /* The agent channel: a virtio port or console needs VIRTIO_PCI +
  * VIRTIO_CONSOLE, the UART SERIAL_8250 (SERIAL before 2.6). */
 int lab_kconfig_channel_ok(const struct lab_kconfig *cfg, enum lab_agent_channel ch,

@@ -33,6 +33,8 @@ static void free_kernel(struct lab_kernel *k)
     free((char *)k->version);
     free((char *)k->dir);
     free((char *)k->config_path);
+    free((char *)k->verified);
+    free((char *)k->verified_note);
     free((char *)k->banner);
 }
 
@@ -90,6 +92,8 @@ static int load_one(const char *dir, struct lab_kernel *k)
     k->builtin_drivers = conf_int(text, "builtin_drivers");
     if (conf_int(text, "has_config"))
         k->config_path = lab_asprintf("%s/config", dir);
+    k->verified = conf_get(text, "verified");
+    k->verified_note = conf_get(text, "verified_note");
     free(text);
     if (!k->name || !k->version || !k->release || !k->arch || !k->source) {
         free_kernel(k);
@@ -312,6 +316,14 @@ int lab_user_kernel_add(const struct lab_user_kernel_spec *s)
         if (bad)
             goto out_rm;
     }
+    if (s->system_map) {
+        char *m = lab_asprintf("%s/System.map", tmp);
+        char *cp_map[] = {"cp", (char *)s->system_map, m, NULL};
+        bad = run(cp_map);
+        free(m);
+        if (bad)
+            goto out_rm;
+    }
     if (mods) {
         char *parent = lab_asprintf("%s/lib/modules", tmp);
         char *to = lab_asprintf("%s/%s", parent, bz.release);
@@ -380,39 +392,124 @@ int lab_user_kernel_remove(const char *name)
     return rc;
 }
 
-int lab_kernel_cell_ok(const struct lab_kernel *k, const struct lab_era *era, const char *bus,
-                       enum lab_agent_channel ch, const char *fs, char *reason, size_t len)
+/* The kernel's .config, when the lab knows one: 1 loaded, 0 none (a
+ * Debian kernel not fetched yet, a user image without --config), -1 with
+ * reason when it cannot be read. */
+static int kernel_config(const struct lab_kernel *k, struct lab_kconfig *cfg, char *reason,
+                         size_t len)
 {
     char *path = NULL;
-    struct lab_kconfig cfg;
     int have_modules;
     if (k->dir) {
         if (!k->config_path)
-            return 1;
+            return 0;
         path = lab_xstrdup(k->config_path);
         have_modules = k->has_modules;
     } else {
         struct lab_kernel_files f;
         if (!lab_kernel_files_for(k, &f)) {
             lab_kernel_files_free(&f);
-            return 1; /* not fetched yet: the fetch brings a full modular kernel */
+            return 0; /* not fetched yet: the fetch brings a full modular kernel */
         }
         path = lab_xstrdup(f.config);
         lab_kernel_files_free(&f);
         have_modules = 1;
         if (!lab_file_exists(path)) {
             free(path);
-            return 1;
+            return 0;
         }
     }
-    if (lab_kconfig_load(path, &cfg) < 0) {
+    if (lab_kconfig_load(path, cfg) < 0) {
         snprintf(reason, len, "cannot read the kernel config %s", path);
         free(path);
-        return 0;
+        return -1;
     }
     free(path);
-    cfg.kernel = k->name;
-    cfg.have_modules = have_modules;
+    cfg->kernel = k->name;
+    cfg->have_modules = have_modules;
+    return 1;
+}
+
+void lab_kernel_choose_drivers(const struct lab_kernel *k, struct lab_era *era)
+{
+    struct lab_kconfig cfg;
+    char reason[256];
+    if (kernel_config(k, &cfg, reason, sizeof reason) != 1)
+        return;
+    int libata = lab_kconfig_ide_libata(&cfg, era);
+    if (libata >= 0)
+        era->ide_libata = libata;
+    lab_kconfig_free(&cfg);
+}
+
+/* kernel.conf without the lines of key, plus key=value (newlines in value
+ * become spaces: one line per key). */
+static char *conf_with(const char *text, const char *key, const char *value)
+{
+    size_t kl = strlen(key);
+    char *out = lab_xstrdup("");
+    for (const char *l = text; l && *l;) {
+        const char *end = strchr(l, '\n');
+        size_t len = end ? (size_t)(end - l) : strlen(l);
+        if (!(len > kl && strncmp(l, key, kl) == 0 && l[kl] == '=')) {
+            char *o = lab_asprintf("%s%.*s\n", out, (int)len, l);
+            free(out);
+            out = o;
+        }
+        l = end ? end + 1 : NULL;
+    }
+    char *v = lab_xstrdup(value);
+    for (char *p = v; *p; p++)
+        if (*p == '\n' || *p == '\r')
+            *p = ' ';
+    char *o = lab_asprintf("%s%s=%s\n", out, key, v);
+    free(out);
+    free(v);
+    return o;
+}
+
+int lab_user_kernel_set_verified(const char *name, int passed, const char *note)
+{
+    const struct lab_kernel *k = lab_kernel_find(name);
+    if (!k || !k->dir)
+        return lab_error("no user kernel '%s' to mark", name);
+    char *path = lab_asprintf("%s/kernel.conf", k->dir), *tmp = lab_asprintf("%s.tmp", path);
+    size_t len;
+    char *text = lab_read_file(path, &len);
+    int rc = -1;
+    if (text) {
+        char *a = conf_with(text, "verified", passed ? "passed" : "failed");
+        char *b = conf_with(a, "verified_note", note ? note : "");
+        rc = lab_write_file(tmp, b, strlen(b)) < 0 || chmod(tmp, 0644) < 0 || rename(tmp, path) < 0
+                 ? lab_error("cannot update %s: %s", path, strerror(errno))
+                 : 0;
+        free(a);
+        free(b);
+    } else {
+        lab_error("cannot read %s", path);
+    }
+    free(text);
+    free(path);
+    free(tmp);
+    lab_user_kernels_reload();
+    return rc;
+}
+
+int lab_kernel_era(const struct lab_kernel *k, struct lab_era *era)
+{
+    if (lab_era_for(k->version, k->arch, era) < 0)
+        return -1;
+    lab_kernel_choose_drivers(k, era);
+    return 0;
+}
+
+int lab_kernel_cell_ok(const struct lab_kernel *k, const struct lab_era *era, const char *bus,
+                       enum lab_agent_channel ch, const char *fs, char *reason, size_t len)
+{
+    struct lab_kconfig cfg;
+    int have = kernel_config(k, &cfg, reason, len);
+    if (have <= 0)
+        return have == 0;
     int ok = lab_kconfig_bus_ok(&cfg, bus, era, reason, len) == 1 &&
              lab_kconfig_channel_ok(&cfg, ch, era, reason, len) == 1 &&
              lab_kconfig_fs_ok(&cfg, fs, era, reason, len) == 1;

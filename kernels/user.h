@@ -27,6 +27,7 @@ struct lab_user_kernel_spec {
     const char *image;       /* a bzImage */
     const char *modules_dir; /* lib/modules/<release> or a root holding it; may be NULL */
     const char *config;      /* its .config; may be NULL */
+    const char *system_map;  /* its System.map (resolves /proc/profile); may be NULL */
     const char *arch;        /* only when the image cannot tell (protocol < 2.12); may be NULL */
     const char *source;      /* "user" (default) or "build" */
     const char *extra;       /* more kernel.conf lines ("key=value\n"); may be NULL */
@@ -44,6 +45,18 @@ char *lab_user_kernels_dir(void);
 /* 1 if name is acceptable for a user kernel, else 0 with a reason. */
 int lab_user_kernel_name_ok(const char *name, char *reason, size_t len);
 
+/* Records the IO smoke test's verdict in the user kernel's kernel.conf
+ * (verified=passed|failed, verified_note=NOTE); the registry is reloaded, so
+ * earlier lab_kernel pointers are stale. 0, or -1 with a message. */
+int lab_user_kernel_set_verified(const char *name, int passed, const char *note);
+
+/* Settles the era's driver choices from the kernel's .config where the lab
+ * has one: which IDE stack (libata or drivers/ide) it builds, when its era
+ * allows both. Without a .config the era's default stands. */
+void lab_kernel_choose_drivers(const struct lab_kernel *k, struct lab_era *era);
+/* The era of a kernel as the lab runs it: lab_era_for its version and
+ * arch, then lab_kernel_choose_drivers. -1 with a message. */
+int lab_kernel_era(const struct lab_kernel *k, struct lab_era *era);
 /* Can this kernel run a cell on this bus, with this agent channel and data
  * disk filesystem ("ext2", "ext4", "raw"; NULL skips it)? Uses the kernel's
  * .config when there is one (a user kernel's config, a cached Debian

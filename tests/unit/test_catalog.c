@@ -206,7 +206,9 @@ static void test_user_registry(void **state)
     assert_int_equal(lab_kernel_cell_ok(k, &era, "sata", LAB_AGENT_CHAN_VIRTIO_PORT, "ext2", reason,
                                         sizeof reason),
                      0);
-    assert_string_equal(reason, "kernel 6.1-mine lacks CONFIG_SATA_AHCI (needed for bus sata)");
+    assert_string_equal(reason, "kernel 6.1-mine lacks CONFIG_SATA_AHCI (needed for bus sata); "
+                                "looked for CONFIG_SATA_AHCI + CONFIG_BLK_DEV_SD or "
+                                "CONFIG_SCSI_SATA_AHCI + CONFIG_BLK_DEV_SD");
     assert_int_equal(
         lab_kernel_cell_ok(k, &era, "ide", LAB_AGENT_CHAN_UART, "ext2", reason, sizeof reason), 0);
     assert_non_null(strstr(reason, "CONFIG_SERIAL_8250"));

@@ -10,6 +10,8 @@
 
 #include "celldomain.h"
 #include "golden.h"
+#include "iosched.h"
+#include "protocol.h"
 
 static const struct lab_cell_paths paths = {
     .name = "lab-1234-0-k",
@@ -21,7 +23,7 @@ static const struct lab_cell_paths paths = {
 };
 
 static char *cell_xml(const char *version, const char *arch, const char *bus_name,
-                      const char *profile_name, char **cmdline)
+                      const char *profile_name, char **cmdline, char **params)
 {
     struct lab_era era;
     struct lab_profile profile;
@@ -34,6 +36,7 @@ static char *cell_xml(const char *version, const char *arch, const char *bus_nam
     enum lab_channel_kind ch =
         era.channel == LAB_AGENT_CHAN_VIRTIO_PORT ? LAB_CHANNEL_VIRTIO_SERIAL : LAB_CHANNEL_UART;
     *cmdline = lab_cell_domain(&era, bus, ch, &profile, &exp, "qemu", &paths, &ds);
+    *params = lab_cell_agent_params(&era, bus, ch, &exp);
     char *xml = lab_domain_xml(&ds);
     lab_experiment_free(&exp);
     return xml;
@@ -41,46 +44,142 @@ static char *cell_xml(const char *version, const char *arch, const char *bus_nam
 
 static void test_linux_2_4(void **state)
 {
-    char *cmdline, *xml = cell_xml("2.4.26", "i686", "ide", "pata-1999", &cmdline);
+    char *cmdline, *params,
+        *xml = cell_xml("2.4.26", "i686", "ide", "pata-1999", &cmdline, &params);
     assert_non_null(strstr(xml, "arch=\"i686\" machine=\"pc\""));
     assert_non_null(strstr(xml, "<target port=\"1\"/>")); /* the agent's UART */
     assert_null(strstr(xml, "virtio"));
     assert_non_null(strstr(cmdline, "root=/dev/ram0"));
-    assert_non_null(strstr(cmdline, "lab.dev=hda lab.dev2=hdc lab.chan=ttyS1"));
+    assert_non_null(strstr(params, "lab.dev=hda lab.dev2=hdc lab.chan=ttyS1"));
+    assert_null(strstr(cmdline, "lab."));
     assert_golden("cell-2.4.26-i686-ide.xml", xml);
     free(xml);
     free(cmdline);
+    free(params);
 }
 
 static void test_linux_2_6_0(void **state)
 {
-    char *cmdline, *xml = cell_xml("2.6.0", "i686", "ide", "pata-2003", &cmdline);
+    char *cmdline, *params, *xml = cell_xml("2.6.0", "i686", "ide", "pata-2003", &cmdline, &params);
     assert_null(strstr(cmdline, "root=/dev/ram0")); /* initramfs since 2.5.46 */
     assert_non_null(strstr(cmdline, "noapic"));
-    assert_non_null(strstr(cmdline, "lab.dev=hda lab.dev2=hdc lab.chan=ttyS1"));
+    assert_non_null(strstr(params, "lab.dev=hda lab.dev2=hdc lab.chan=ttyS1"));
+    assert_null(strstr(cmdline, "lab."));
     assert_null(strstr(xml, "virtio"));
     assert_golden("cell-2.6.0-i686-ide.xml", xml);
     free(xml);
     free(cmdline);
+    free(params);
 }
 
 static void test_linux_6_1_sata(void **state)
 {
-    char *cmdline, *xml = cell_xml("6.1.170", "x86_64", "sata", "sata-ncq-2005", &cmdline);
-    assert_non_null(strstr(cmdline, "lab.dev=sda lab.dev2=sdb lab.chan=virtio"));
+    char *cmdline, *params,
+        *xml = cell_xml("6.1.170", "x86_64", "sata", "sata-ncq-2005", &cmdline, &params);
+    assert_non_null(strstr(params, "lab.dev=sda lab.dev2=sdb lab.chan=virtio"));
+    assert_non_null(strstr(params, "lab.test=seqread lab.reps=4"));
+    assert_null(strstr(cmdline, "lab."));
     assert_null(strstr(cmdline, "noapic"));
     assert_non_null(strstr(xml, "org.lab.agent.0"));
     assert_golden("cell-6.1-x86_64-sata.xml", xml);
     free(xml);
     free(cmdline);
+    free(params);
+}
+
+/* Every shipped experiment, with the words that lengthen a command line
+ * (a boot-time scheduler, profile=2), on a kernel at each edge of every era
+ * row and each arch and bus it supports: the kernel's command line fits its
+ * COMMAND_LINE_SIZE (a longer one is cut without a word) and the agent's
+ * parameters fit the file the agent reads. */
+static void test_cmdline_fits_every_era(void **state)
+{
+    static const char *const exps[] = {"contest",
+                                       "directread",
+                                       "randread",
+                                       "rawread-direct",
+                                       "rawread",
+                                       "readahead-sweep",
+                                       "seqread",
+                                       "tree-under-load-bigfile",
+                                       "tree-under-load-overwrite",
+                                       "tree-under-load"};
+    static const char *const archs[] = {"i686", "x86_64"};
+    static const char *const scheds[] = {NULL, "anticipatory", "deadline", "mq-deadline"};
+    struct lab_profile profile;
+    assert_int_equal(lab_profile_resolve("pata-2003", &profile), 0);
+    size_t checked = 0;
+    for (size_t r = 0; r < lab_era_row_count(); r++) {
+        const struct lab_era_row *row = lab_era_row_at(r);
+        lab_kver edges[] = {row->since, row->since - 256, row->until, row->until - 256};
+        for (size_t v = 0; v < 4; v++) {
+            char version[32];
+            if (!edges[v] || edges[v] < LAB_KV(2, 4, 0) || edges[v] > LAB_KV(200, 0, 0))
+                continue;
+            lab_kver_format(edges[v], version, sizeof version);
+            for (size_t a = 0; a < 2; a++) {
+                struct lab_era era;
+                assert_int_equal(lab_era_for(version, archs[a], &era), 0);
+                for (size_t b = 0; lab_era_buses[b]; b++) {
+                    if (!lab_era_bus_supported(&era, lab_era_buses[b], NULL, 0))
+                        continue;
+                    const struct lab_bus *bus = lab_bus_find(lab_era_buses[b]);
+                    for (size_t e = 0; e < sizeof exps / sizeof exps[0]; e++) {
+                        for (size_t sc = 0; sc < sizeof scheds / sizeof scheds[0]; sc++) {
+                            struct lab_experiment exp;
+                            struct lab_sched_plan plan;
+                            char why[256];
+                            if (lab_sched_plan(&era, scheds[sc], &plan, why, sizeof why) < 0)
+                                continue;
+                            assert_int_equal(lab_experiment_load(exps[e], &exp), 0);
+                            assert_int_equal(lab_experiment_set(&exp, "t", "kprofile=1"), 0);
+                            if (scheds[sc])
+                                exp.scheduler = strdup(scheds[sc]);
+                            struct lab_domain_spec ds;
+                            char *cmd = lab_cell_domain(&era, bus, LAB_CHANNEL_UART, &profile, &exp,
+                                                        "qemu", &paths, &ds);
+                            char *params = lab_cell_agent_params(&era, bus, LAB_CHANNEL_UART, &exp);
+                            if (strlen(cmd) + 1 > era.cmdline_max)
+                                fail_msg("%s %s %s %s: command line of %zu bytes over %zu: %s",
+                                         version, archs[a], bus->name, exps[e], strlen(cmd),
+                                         era.cmdline_max, cmd);
+                            assert_true(strlen(params) <= LAB_PARAMS_MAX);
+                            assert_non_null(strstr(params, "lab.chan=ttyS1"));
+                            assert_non_null(strstr(cmd, "profile=2"));
+                            free(cmd);
+                            free(params);
+                            lab_experiment_free(&exp);
+                            checked++;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert_true(checked > 500);
+}
+
+/* The limit itself, per era (include/asm-i386/param.h and friends). */
+static void test_cmdline_limits(void **state)
+{
+    static const struct {
+        const char *version;
+        size_t max;
+    } cases[] = {{"2.4.22", 256}, {"2.6.9", 256},   {"2.6.12-rc2", 256},
+                 {"2.6.23", 256}, {"2.6.24", 2048}, {"6.12.113", 2048}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct lab_era era;
+        assert_int_equal(lab_era_for(cases[i].version, "i686", &era), 0);
+        assert_int_equal(era.cmdline_max, cases[i].max);
+    }
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_linux_2_4),
-        cmocka_unit_test(test_linux_2_6_0),
-        cmocka_unit_test(test_linux_6_1_sata),
+        cmocka_unit_test(test_linux_2_4),      cmocka_unit_test(test_linux_2_6_0),
+        cmocka_unit_test(test_linux_6_1_sata), cmocka_unit_test(test_cmdline_fits_every_era),
+        cmocka_unit_test(test_cmdline_limits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

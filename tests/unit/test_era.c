@@ -307,11 +307,14 @@ static void test_modules_old(void **state)
     assert_int_equal(lab_era_bus_modules(&e, "virtio-scsi", two, 2), 0);
 }
 
+/* The Debian catalog (user kernels in $LAB_HOME may be of any era). */
 static void test_catalog_eras(void **state)
 {
     for (size_t i = 0; i < lab_kernel_count(); i++) {
         const struct lab_kernel *k = lab_kernel_at(i);
         struct lab_era e;
+        if (k->dir)
+            continue;
         assert_int_equal(lab_era_for(k->version, k->arch, &e), 0);
         /* the release parses to the same major.minor as the version */
         lab_kver r = kv(k->release);

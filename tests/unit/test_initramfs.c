@@ -14,6 +14,7 @@
 #include <lzma.h>
 
 #include "images/initramfs.h"
+#include "protocol.h"
 #include "util.h"
 
 static char *home, *agent, *moddir;
@@ -88,7 +89,7 @@ struct entry {
 
 static void test_contents(void **state)
 {
-    struct lab_initramfs_spec spec = {agent, moddir, wanted, 3};
+    struct lab_initramfs_spec spec = {agent, moddir, wanted, 3, "lab.test=seqread lab.reps=3\n"};
     char *path;
     assert_int_equal(lab_initramfs_get(&spec, &path), 0);
     char *prefix = lab_asprintf("%s/images/initramfs-", home);
@@ -102,9 +103,19 @@ static void test_contents(void **state)
     const struct entry expect[] = {
         {"dev", AE_IFDIR, 0755},
         {"dev/console", AE_IFCHR, 0600},
+        {"dev/null", AE_IFCHR, 0666},
+        {"dev/ttyS0", AE_IFCHR, 0600},
+        {"dev/ttyS1", AE_IFCHR, 0600},
+        {"dev/hda", AE_IFBLK, 0600},
+        {"dev/hdb", AE_IFBLK, 0600},
+        {"dev/hdc", AE_IFBLK, 0600},
+        {"dev/hdd", AE_IFBLK, 0600},
+        {"dev/sda", AE_IFBLK, 0600},
+        {"dev/sdb", AE_IFBLK, 0600},
         {"etc", AE_IFDIR, 0755},
         {"etc/lab", AE_IFDIR, 0755},
         {"etc/lab/modules", AE_IFREG, 0644},
+        {"etc/lab/params", AE_IFREG, 0644},
         {"init", AE_IFREG, 0755},
         {"lib", AE_IFDIR, 0755},
         {"lib/modules", AE_IFDIR, 0755},
@@ -135,6 +146,14 @@ static void test_contents(void **state)
         if (strcmp(name, "dev/console") == 0) {
             assert_int_equal(archive_entry_rdevmajor(e), 5);
             assert_int_equal(archive_entry_rdevminor(e), 1);
+        } else if (strcmp(name, "dev/hdc") == 0) {
+            assert_int_equal(archive_entry_rdevmajor(e), 22);
+            assert_int_equal(archive_entry_rdevminor(e), 0);
+        } else if (strcmp(name, "dev/ttyS1") == 0) {
+            assert_int_equal(archive_entry_rdevmajor(e), 4);
+            assert_int_equal(archive_entry_rdevminor(e), 65);
+        } else if (strcmp(name, "etc/lab/params") == 0) {
+            assert_string_equal(buf, "lab.test=seqread lab.reps=3\n");
         } else if (strcmp(name, "etc/lab/modules") == 0) {
             assert_string_equal(buf, "/lib/modules/lib-thing.ko\n"
                                      "/lib/modules/libata.ko\n"
@@ -159,7 +178,7 @@ static void test_contents(void **state)
 
 static void test_deterministic(void **state)
 {
-    struct lab_initramfs_spec spec = {agent, moddir, wanted, 3};
+    struct lab_initramfs_spec spec = {agent, moddir, wanted, 3, NULL};
     char *p1, *p2;
     size_t n1, n2;
     assert_int_equal(lab_initramfs_get(&spec, &p1), 0);
@@ -185,7 +204,7 @@ static void test_deterministic(void **state)
 
 static void test_keyed_by_inputs(void **state)
 {
-    struct lab_initramfs_spec spec = {agent, moddir, wanted, 3};
+    struct lab_initramfs_spec spec = {agent, moddir, wanted, 3, NULL};
     char *p1, *p2, *p3;
     assert_int_equal(lab_initramfs_get(&spec, &p1), 0);
     /* a changed agent: a different image */
@@ -200,20 +219,34 @@ static void test_keyed_by_inputs(void **state)
     assert_int_equal(lab_initramfs_get(&spec, &p3), 0);
     assert_string_not_equal(p3, p1);
     assert_string_not_equal(p3, p2);
+    /* other agent parameters: another image (they live in it) */
+    char *p4;
+    spec.params = "lab.test=devread\n";
+    assert_int_equal(lab_initramfs_get(&spec, &p4), 0);
+    assert_string_not_equal(p4, p3);
+    /* parameters over the agent's bound are refused, not cut */
+    char *huge = calloc(LAB_PARAMS_MAX + 2, 1);
+    memset(huge, 'x', LAB_PARAMS_MAX + 1);
+    spec.params = huge;
+    char *p5 = NULL;
+    assert_int_equal(lab_initramfs_get(&spec, &p5), -1);
+    assert_null(p5);
+    free(huge);
     put(agent, agent_bytes, sizeof agent_bytes - 1);
     free(p1);
     free(p2);
     free(p3);
+    free(p4);
 }
 
 static void test_errors(void **state)
 {
     const char *bad[] = {"ata_piix", "nonexistent_mod"};
-    struct lab_initramfs_spec spec = {agent, moddir, bad, 2};
+    struct lab_initramfs_spec spec = {agent, moddir, bad, 2, NULL};
     char *p = (char *)1;
     assert_int_equal(lab_initramfs_get(&spec, &p), -1);
     assert_null(p);
-    spec = (struct lab_initramfs_spec){"/nonexistent/agent", moddir, wanted, 1};
+    spec = (struct lab_initramfs_spec){"/nonexistent/agent", moddir, wanted, 1, NULL};
     assert_int_equal(lab_initramfs_get(&spec, &p), -1);
     assert_null(p);
 }

@@ -30,7 +30,7 @@ static void test_ext2_initrd(void **state)
 {
     char *agent = lab_asprintf("%s/agent", home), *img, *again;
     assert_int_equal(lab_write_file(agent, "\177ELF fake agent", 15), 0);
-    struct lab_initramfs_spec spec = {.agent_path = agent};
+    struct lab_initramfs_spec spec = {.agent_path = agent, .params = "lab.chan=ttyS1\n"};
     assert_int_equal(lab_ext2_initrd_get(&spec, &img), 0);
     assert_non_null(strstr(img, "/images/initrd-"));
     /* /init is the agent, executable; /dev/console is char 5,1. */
@@ -40,6 +40,13 @@ static void test_ext2_initrd(void **state)
     assert_non_null(strstr(console, "Type: character special"));
     assert_non_null(strstr(console, "Device major/minor number: 05:01"));
     assert_non_null(strstr(debugfs(img, "ls /"), "mnt"));
+    /* 2.4 may mount it read-only: the disks' and UARTs' nodes are in it,
+     * and so are the agent's parameters. */
+    char *hda = debugfs(img, "stat /dev/hda");
+    assert_non_null(strstr(hda, "Type: block special"));
+    assert_non_null(strstr(hda, "Device major/minor number: 03:00"));
+    assert_non_null(strstr(debugfs(img, "stat /dev/ttyS1"), "Device major/minor number: 04:65"));
+    assert_non_null(strstr(debugfs(img, "cat /etc/lab/params"), "lab.chan=ttyS1"));
     /* The features a 2.4 kernel's ext2 understands, and nothing newer. */
     char *features = debugfs(img, "features");
     assert_non_null(strstr(features, "filetype"));

@@ -71,7 +71,9 @@ static void test_bus_checks(void **state)
     c.kernel = "6.1-mine";
     assert_int_equal(lab_kconfig_bus_ok(&c, "ide", &era, reason, sizeof reason), 1);
     assert_int_equal(lab_kconfig_bus_ok(&c, "sata", &era, reason, sizeof reason), 0);
-    assert_string_equal(reason, "kernel 6.1-mine lacks CONFIG_SATA_AHCI (needed for bus sata)");
+    assert_string_equal(reason, "kernel 6.1-mine lacks CONFIG_SATA_AHCI (needed for bus sata); "
+                                "looked for CONFIG_SATA_AHCI + CONFIG_BLK_DEV_SD or "
+                                "CONFIG_SCSI_SATA_AHCI + CONFIG_BLK_DEV_SD");
     /* =m without a modules tree is refused, with it accepted */
     assert_int_equal(lab_kconfig_bus_ok(&c, "scsi", &era, reason, sizeof reason), 0);
     assert_non_null(strstr(reason, "CONFIG_SCSI_SYM53C8XX_2"));
@@ -147,12 +149,54 @@ static void test_era_options(void **state)
     lab_kconfig_free(&c);
 }
 
+/* 2.6.21-5.13 may drive PIIX3 either way: the .config decides, and a
+ * .config with neither is refused naming both. */
+static void test_ide_stack_from_config(void **state)
+{
+    struct lab_kconfig c;
+    struct lab_era era;
+    char reason[300];
+    assert_int_equal(lab_era_for("2.6.24.7", "i686", &era), 0);
+    assert_int_equal(lab_kconfig_parse("CONFIG_BLK_DEV_INITRD=y\nCONFIG_IDE=y\n"
+                                       "CONFIG_BLK_DEV_PIIX=y\nCONFIG_BLK_DEV_IDEDISK=y\n",
+                                       &c, NULL, 0),
+                     0);
+    c.kernel = "2.6.24-ide";
+    assert_int_equal(lab_kconfig_bus_ok(&c, "ide", &era, reason, sizeof reason), 1);
+    assert_int_equal(lab_kconfig_ide_libata(&c, &era), 0);
+    lab_kconfig_free(&c);
+    /* both stacks built in: libata */
+    assert_int_equal(lab_kconfig_parse("CONFIG_BLK_DEV_PIIX=y\nCONFIG_BLK_DEV_IDEDISK=y\n"
+                                       "CONFIG_ATA_PIIX=y\nCONFIG_BLK_DEV_SD=y\n",
+                                       &c, NULL, 0),
+                     0);
+    assert_int_equal(lab_kconfig_ide_libata(&c, &era), 1);
+    lab_kconfig_free(&c);
+    /* no disk driver: refused, every stack named */
+    assert_int_equal(
+        lab_kconfig_parse("CONFIG_BLK_DEV_INITRD=y\nCONFIG_SERIAL_8250=y\n", &c, NULL, 0), 0);
+    c.kernel = "2.6.35-nodisk";
+    assert_int_equal(lab_kconfig_ide_libata(&c, &era), -1);
+    assert_int_equal(lab_kconfig_bus_ok(&c, "ide", &era, reason, sizeof reason), 0);
+    assert_string_equal(reason, "kernel 2.6.35-nodisk lacks CONFIG_ATA_PIIX (needed for bus ide); "
+                                "looked for CONFIG_ATA_PIIX + CONFIG_BLK_DEV_SD or "
+                                "CONFIG_SCSI_ATA_PIIX + CONFIG_BLK_DEV_SD or "
+                                "CONFIG_BLK_DEV_PIIX + CONFIG_BLK_DEV_IDEDISK");
+    lab_kconfig_free(&c);
+    /* 2.6.9: drivers/ide only; 5.14: libata only */
+    assert_int_equal(lab_era_for("2.6.9", "i686", &era), 0);
+    assert_string_equal(lab_kconfig_bus_needs("ide", &era), "BLK_DEV_PIIX+BLK_DEV_IDEDISK");
+    assert_int_equal(lab_era_for("5.14", "x86_64", &era), 0);
+    assert_string_equal(lab_kconfig_bus_needs("ide", &era),
+                        "ATA_PIIX+BLK_DEV_SD|SCSI_ATA_PIIX+BLK_DEV_SD");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_states), cmocka_unit_test(test_override_and_errors),
         cmocka_unit_test(test_bus_checks),   cmocka_unit_test(test_fs_and_initrd),
-        cmocka_unit_test(test_era_options),
+        cmocka_unit_test(test_era_options),  cmocka_unit_test(test_ide_stack_from_config),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

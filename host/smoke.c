@@ -1,0 +1,89 @@
+/* The kernel smoke test; see smoke.h. */
+#include "smoke.h"
+
+#include "accel.h"
+#include "bus.h"
+#include "experiment.h"
+#include "store.h"
+#include "util.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct smoke_check {
+    int64_t cell;
+    unsigned samples, bad_bytes, verify_errors;
+    double secs;
+};
+
+static int last_cell(const struct lab_cell_info *ci, void *ctx)
+{
+    ((struct smoke_check *)ctx)->cell = ci->id;
+    return 0;
+}
+
+static int check_sample(const struct lab_sample *s, void *ctx)
+{
+    struct smoke_check *sc = ctx;
+    const char *v = s->extra ? strstr(s->extra, "verify_errors=") : NULL;
+    sc->samples++;
+    sc->bad_bytes += s->bytes != (uint64_t)LAB_SMOKE_FILE_MIB << 20;
+    /* A missing figure is a failure: the agent did not say it checked. */
+    sc->verify_errors += !v || strtoull(v + strlen("verify_errors="), NULL, 10) != 0;
+    sc->secs += (double)s->real_ns / 1e9;
+    return 0;
+}
+
+int lab_kernel_smoke(const struct lab_cell_env *env, const struct lab_kernel *k, const char *accel,
+                     char *note, size_t len)
+{
+    static const char text[] = "test = seqread\n"
+                               "summary = the lab's IO smoke test of a kernel\n"
+                               "file_size = 32M\n"
+                               "verify = 1\n"
+                               "reps = 2\n"
+                               "warmup = 0\n";
+    struct lab_experiment exp;
+    if (lab_experiment_parse("(smoke test)", text, &exp) < 0 ||
+        lab_experiment_check("(smoke test)", &exp) < 0) {
+        snprintf(note, len, "the smoke experiment does not parse");
+        return -1;
+    }
+    free(exp.name);
+    exp.name = lab_xstrdup("smoke");
+    struct lab_cell_spec spec = {
+        .kernel = k, .exp = &exp, .bus = lab_bus_find("ide"), .smoke_test = 1};
+    struct lab_cell_result res;
+    char reason[512];
+    int rc;
+    if (lab_cell_check(&spec, reason, sizeof reason) < 0) {
+        snprintf(note, len, "cannot run a cell: %s", reason);
+        rc = -1;
+    } else if (!(spec.virt_type = lab_accel_choose(accel, env, &spec))) {
+        snprintf(note, len, "no accelerator to run it with");
+        rc = -1;
+    } else if (lab_cell_run(env, &spec, &res) < 0) {
+        snprintf(note, len, "%s", res.reason);
+        rc = 0;
+    } else {
+        struct smoke_check sc = {0};
+        lab_store_foreach_cell(env->store, env->run_id, last_cell, &sc);
+        lab_store_foreach_sample(env->store, sc.cell, check_sample, &sc);
+        rc = sc.samples == LAB_SMOKE_REPS && !sc.bad_bytes && !sc.verify_errors;
+        if (rc)
+            snprintf(note, len,
+                     "boot-to-agent %.1f s, %u reads of %d MiB at %.1f MB/s, every word as "
+                     "written",
+                     (double)res.hello_ns / 1e9, sc.samples, LAB_SMOKE_FILE_MIB,
+                     sc.secs > 0 ? sc.samples * (double)(LAB_SMOKE_FILE_MIB << 20) / 1e6 / sc.secs
+                                 : 0.0);
+        else
+            snprintf(note, len,
+                     "%u of %d reads came back, %u short, %u with content other than written",
+                     sc.samples, LAB_SMOKE_REPS, sc.bad_bytes, sc.verify_errors);
+    }
+    lab_experiment_free(&exp);
+    return rc;
+}
