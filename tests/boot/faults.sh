@@ -54,7 +54,9 @@ check "no raw control byte reaches the terminal" bash -c "! LC_ALL=C grep -q \$'
 # ---- bounded input and ranges (no VM) ----
 timed() {  # description, lab args: refused with exit 2 in under 1 s and 64 MB
     local what=$1; shift
-    /usr/bin/time -f '%e %M' -o "$tmp/time" "$lab" "$@" >/dev/null 2>"$tmp/err"
+    # (ulimit: a lab that reads without bound must not take the machine down)
+    (ulimit -v 4194304; timeout 10 /usr/bin/time -f '%e %M' -o "$tmp/time" "$lab" "$@") \
+        >/dev/null 2>"$tmp/err"
     local rc=$?
     read -r secs kb < <(tail -1 "$tmp/time") # after any "exited with non-zero status"
     check "$what: exit 2 (got $rc)" test "$rc" -eq 2
@@ -103,29 +105,37 @@ rm -f "$LAB_STORE"*
 # A store on its own small tmpfs, with an earlier run in it.
 mnt=$tmp/store-fs
 mkdir -p "$mnt"
-seed_store() {  # makes $mnt/results.db with run 1 (3 samples)
-    LAB_STORE=$mnt/results.db "$lab" runs >/dev/null
-    LAB_STORE=$mnt/results.db sql "
+seed_store() {  # store: makes it with run 1 (3 samples)
+    LAB_STORE=$1 "$lab" runs >/dev/null
+    LAB_STORE=$1 sql "
         insert into runs (command_line, experiment, status, started_wall_ns) values ('earlier', 'seqread', 'ok', 1);
         insert into cells (run, kernel, experiment, status, started_wall_ns) values (1, '6.1.0-47', 'seqread', 'ok', 1);
         insert into samples (cell, rep, test, bytes, real_ns, user_ns, sys_ns) values
             (1, 0, 'seqread', 1, 1, 0, 0), (1, 1, 'seqread', 1, 1, 0, 0), (1, 2, 'seqread', 1, 1, 0, 0);"
 }
-earlier_intact() {  # what: the earlier run is whole and the file sound
+earlier_intact() {  # what, store: the earlier run is whole and the file sound
     check "$1: earlier run intact (integrity_check ok)" \
-        test "$(LAB_STORE=$mnt/results.db sql 'PRAGMA integrity_check')" = ok
+        test "$(LAB_STORE=$2 sql 'PRAGMA integrity_check')" = ok
     check "$1: the earlier run's 3 samples are kept" \
-        test "$(LAB_STORE=$mnt/results.db sql 'select count(*) from samples s join cells c on s.cell = c.id where c.run = 1')" -eq 3
+        test "$(LAB_STORE=$2 sql 'select count(*) from samples s join cells c on s.cell = c.id where c.run = 1')" -eq 3
     check "$1: no report of a 'run -1'" bash -c "! grep -q 'run -1' '$tmp/out'"
 }
-if mount -t tmpfs -o size=8m lab-faults "$mnt"; then
-    seed_store
-    mount -o remount,ro "$mnt"
-    LAB_STORE=$mnt/results.db expect "read-only store" 1 "$mnt/results.db" \
+# A store root cannot write (immutable): SQLite opens it read-only, so
+# every write fails; the lab used to boot every cell as "run -1".
+ro=$tmp/ro/results.db
+mkdir -p "$tmp/ro"
+seed_store "$ro"
+if chattr +i "$ro"; then
+    LAB_STORE=$ro expect "read-only store" 1 "result store $ro: cannot begin run: attempt to write a readonly database" \
         run --kernels $k,6.1.0-47 "${small[@]}"
     check "read-only store: no cell started" bash -c "! grep -q '\[1/2\]' '$tmp/err'"
-    mount -o remount,rw "$mnt" # (sqlite3 cannot open a WAL file on a read-only mount)
-    earlier_intact "read-only store"
+    chattr -i "$ro"
+    earlier_intact "read-only store" "$ro"
+else
+    not_ok "chattr +i is needed for the read-only store test (root, ext4 /tmp)"
+fi
+if mount -t tmpfs -o size=8m lab-faults "$mnt"; then
+    seed_store "$mnt/results.db"
 
     # The disk fills while the first cell runs: the run stops before the second.
     LAB_STORE=$mnt/results.db "$lab" run --kernels $k,6.1.0-47 "${small[@]}" >"$tmp/out" 2>"$tmp/err" &
@@ -141,7 +151,7 @@ if mount -t tmpfs -o size=8m lab-faults "$mnt"; then
     check "full store: the second cell never started" bash -c "! grep -q '\[2/2\]' '$tmp/err'"
     check "full store: said once, not per sample" \
         test "$(grep -c 'database or disk is full' "$tmp/err")" -le 3
-    earlier_intact "full store"
+    earlier_intact "full store" "$mnt/results.db"
     umount "$mnt"
 else
     not_ok "cannot mount a tmpfs for the store tests (run as root)"

@@ -21,7 +21,10 @@ FUZZ_SRC_agent_cmdline := $(addprefix guest-agent/,cmdline.c fmt.c opts.c parse.
 
 FUZZ_BINS := $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 
-$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.mk
+# Rebuilt when the harness, the code under test or any header changes.
+FUZZ_HDRS := $(wildcard host/*.h host/hdd/*.h guest-agent/*.h kernels/*.h)
+.SECONDEXPANSION:
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.mk $$(FUZZ_SRC_$$*) $(FUZZ_HDRS)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SRC_$*) -lm
 
