@@ -611,6 +611,8 @@ static int prepare(struct cell_run *c, char **xml)
         lab_store_cell_set(c->env->store, c->cell_id, "channel",
                            c->channel == LAB_CHANNEL_UART ? "uart" : "virtio-port");
         lab_store_cell_set(c->env->store, c->cell_id, "profile", profile ? profile->name : "fast");
+        if (spec->exp->scheduler)
+            lab_store_cell_set(c->env->store, c->cell_id, "scheduler", spec->exp->scheduler);
         if (kf.system_map && lab_file_exists(kf.system_map))
             lab_store_cell_set(c->env->store, c->cell_id, "system_map", kf.system_map);
     }

@@ -71,6 +71,8 @@ static const struct key_def keys[] = {
     {"write_pct", KEY_UINT, OFF(write_pct), 0, 100, "overwrite: percent of writes"},
     {"cpu_rounds", KEY_UINT, OFF(cpu_rounds), 1, 1000, "contest: CPU passes over each file"},
     {"scheduler", KEY_TEXT, OFF(scheduler), 0, 0, "IO scheduler (the era decides how)"},
+    {"scheduler_list", KEY_TEXT, OFF(scheduler_list), 0, 0,
+     "schedulers to run one cell each with, like default,deadline (default: the kernel's)"},
     {"sysfs", KEY_TUNABLES, OFF(sysfs), 0, 0, "queue tunables, like read_ahead_kb:128"},
     {"elvtune", KEY_TUNABLES, OFF(elvtune), 0, 0, "2.4 elevator: READ_LATENCY,WRITE_LATENCY"},
     {"kprofile", KEY_UINT, OFF(kprofile), 0, 1,
@@ -278,6 +280,20 @@ static const struct {
     {"overwrite", "ext3tree", "ext3tree"},    {"contest", "ext3tree", "ext3tree"},
 };
 
+/* "default,deadline": 1..max names of [a-z0-9_-], at most 15 characters. */
+static int names_list_ok(const char *list, size_t max)
+{
+    size_t n = 0;
+    for (const char *p = list;; n++) {
+        size_t len = strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789_-");
+        if (len == 0 || len > 15 || n == max || (p[len] != ',' && p[len] != '\0'))
+            return 0;
+        if (!p[len])
+            return 1;
+        p += len + 1;
+    }
+}
+
 int lab_experiment_check(const char *where, struct lab_experiment *exp)
 {
     for (size_t i = 0; i < sizeof test_disks / sizeof test_disks[0]; i++) {
@@ -304,6 +320,12 @@ int lab_experiment_check(const char *where, struct lab_experiment *exp)
          (exp->load_list && strstr(exp->load_list, "copy"))) &&
         exp->tree_copies < 2)
         return lab_error("%s: load = copy copies /tree1, so it needs tree_copies >= 2", where);
+    if (exp->scheduler_list && !names_list_ok(exp->scheduler_list, 4))
+        return lab_error("%s: scheduler_list = %s: want up to 4 scheduler names (or default) "
+                         "separated by commas",
+                         where, exp->scheduler_list);
+    if (exp->scheduler_list && exp->scheduler)
+        return lab_error("%s: give scheduler or scheduler_list, not both", where);
     return 0;
 }
 
@@ -416,6 +438,7 @@ void lab_experiment_free(struct lab_experiment *exp)
     free(exp->load);
     free(exp->load_list);
     free(exp->scheduler);
+    free(exp->scheduler_list);
     free(exp->sysfs);
     free(exp->elvtune);
     memset(exp, 0, sizeof *exp);

@@ -37,16 +37,17 @@ struct lab_experiment {
     /* Tree disks (disk = ext3tree): big_file of file_size and copies of a
      * synthetic source tree, /tree0 ... */
     unsigned tree_files, tree_dirs, tree_copies, tree_seed;
-    uint64_t disk_free;  /* free space on a tree disk for copies and loads */
-    char *load;          /* background load during each run: none, copy, io_load, ... */
-    char *load_list;     /* "none,io_load,...": one cell per kernel and load (contest) */
-    uint64_t load_size;  /* io_load/io_other: bytes per written file */
-    unsigned write_pct;  /* overwrite: share of writes */
-    unsigned cpu_rounds; /* contest: CPU work per byte read */
-    char *scheduler;     /* IO scheduler, by the era's means; NULL = the default */
-    char *sysfs;         /* queue tunables, "read_ahead_kb:128,iosched/quantum:4" */
-    char *elvtune;       /* 2.4: "READ_LATENCY,WRITE_LATENCY" */
-    unsigned kprofile;   /* 1: boot with profile=2, the kernel's /proc/profile per run */
+    uint64_t disk_free;   /* free space on a tree disk for copies and loads */
+    char *load;           /* background load during each run: none, copy, io_load, ... */
+    char *load_list;      /* "none,io_load,...": one cell per kernel and load (contest) */
+    uint64_t load_size;   /* io_load/io_other: bytes per written file */
+    unsigned write_pct;   /* overwrite: share of writes */
+    unsigned cpu_rounds;  /* contest: CPU work per byte read */
+    char *scheduler;      /* IO scheduler, by the era's means; NULL = the default */
+    char *scheduler_list; /* "default,deadline": one cell per scheduler (like load_list) */
+    char *sysfs;          /* queue tunables, "read_ahead_kb:128,iosched/quantum:4" */
+    char *elvtune;        /* 2.4: "READ_LATENCY,WRITE_LATENCY" */
+    unsigned kprofile;    /* 1: boot with profile=2, the kernel's /proc/profile per run */
 };
 
 /* NAME is a shipped experiment (lab/experiments/NAME.exp) or a path. */

@@ -136,7 +136,7 @@ struct kernel_rows {
     int warmup; /* samples with rep < warmup (in each sweep group) are left out */
     char kernel[128];
     char label[160];  /* what the row is called in the table */
-    char variant[32]; /* the background load, for rows compared across kernels */
+    char variant[64]; /* the background load and scheduler, for rows compared across kernels */
     char status[32];
     char reason[1024];
     size_t n;
@@ -280,6 +280,13 @@ static int collect_cell(const struct lab_cell_info *ci, void *ctx)
         snprintf(r->variant, sizeof r->variant, "%.*s", (int)strcspn(load + 9, " "), load + 9);
     else if (ci->params && strstr(ci->params, "lab.test=contest"))
         snprintf(r->variant, sizeof r->variant, "no_load");
+    /* A chosen scheduler is part of the variant: rows compare across kernels
+     * only with the same one. */
+    char sched[32];
+    if (lab_store_cell_get(rep->st, ci->id, "scheduler", sched, sizeof sched)) {
+        size_t len = strlen(r->variant);
+        snprintf(r->variant + len, sizeof r->variant - len, "%ssched=%s", len ? " " : "", sched);
+    }
     char variant[sizeof r->variant];
     memcpy(variant, r->variant, sizeof variant); /* a copy: GCC sees overlap in one struct */
     snprintf(r->label, sizeof r->label, "%s%s%s", ci->kernel, variant[0] ? " " : "", variant);
@@ -309,16 +316,16 @@ static double mean_of(const double *x, size_t n)
     return lab_summarize(x, n, &s) == 0 ? s.mean : 0;
 }
 
-static void print_header(FILE *out, const struct shape *sh)
+static void print_header(FILE *out, const struct shape *sh, int lw)
 {
-    fprintf(out, "%-22s %3s", "kernel", "n");
+    fprintf(out, "%-*s %3s", lw, "kernel", "n");
     for (const struct column *c = sh->cols; c->title; c++) {
         if (c->stats)
             fprintf(out, "  %-35s", c->title);
         else
             fprintf(out, " %8s", c->title);
     }
-    fprintf(out, "\n%-22s %3s", "", "");
+    fprintf(out, "\n%-*s %3s", lw, "", "");
     for (const struct column *c = sh->cols; c->title; c++) {
         if (c->stats)
             fprintf(out, "  %8s %8s %8s %7s", "min", "mean", "max", "stddev");
@@ -352,11 +359,17 @@ static void fill_ratios(struct report *rep)
 
 static void print_table(FILE *out, struct report *rep, const struct shape *sh)
 {
+    /* The label column: 22 wide, or the longest label (a load and a
+     * scheduler make long ones). */
+    int lw = 22;
+    for (size_t i = 0; i < rep->nrows; i++)
+        if ((int)strlen(rep->rows[i].label) > lw)
+            lw = (int)strlen(rep->rows[i].label);
     fill_ratios(rep);
-    print_header(out, sh);
+    print_header(out, sh, lw);
     for (size_t i = 0; i < rep->nrows; i++) {
         struct kernel_rows *r = &rep->rows[i];
-        fprintf(out, "%-22s %3zu", r->label, r->n);
+        fprintf(out, "%-*s %3zu", lw, r->label, r->n);
         if (r->n == 0) {
             fprintf(out, "  (no samples)\n");
             continue;

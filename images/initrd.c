@@ -7,6 +7,8 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -49,6 +51,60 @@ out:
     return rc;
 }
 
+/* mke2fs -d copies each file's atime and ctime, which are when it was
+ * unpacked: debugfs sets every inode's three times to the fake build time
+ * afterwards, so the image's bytes depend on its inputs alone. */
+#define FAKE_TIME "1000000000"
+
+static struct {
+    FILE *cmds;
+    size_t root_len;
+} pin;
+
+static int pin_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    static const char *const fields[] = {"atime", "ctime", "mtime"};
+    const char *rel = path[pin.root_len] ? path + pin.root_len : "/";
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+        fprintf(pin.cmds, "set_inode_field \"%s\" %s %s\n", rel, fields[i], FAKE_TIME);
+    return 0;
+}
+
+static int pin_times(const char *root, const char *img, const char *tmpdir)
+{
+    char debugfs[64];
+    char *cmds = lab_asprintf("%s/debugfs.cmds", tmpdir),
+         *log = lab_asprintf("%s/debugfs.log", tmpdir);
+    int rc = -1;
+    pin.cmds = fopen(cmds, "w");
+    pin.root_len = strlen(root);
+    if (!pin.cmds) {
+        lab_error("cannot write %s: %s", cmds, strerror(errno));
+        goto out;
+    }
+    int walked = nftw(root, pin_one, 16, FTW_PHYS);
+    if (fclose(pin.cmds) != 0 || walked != 0) {
+        lab_error("cannot list %s for debugfs", root);
+        goto out;
+    }
+    char *argv[] = {(char *)lab_tool_path("debugfs", debugfs, sizeof debugfs),
+                    "-w",
+                    "-f",
+                    cmds,
+                    (char *)img,
+                    NULL};
+    if (lab_spawn_wait(argv, log) != 0) {
+        lab_error("debugfs could not set the initrd's times:");
+        lab_image_show_log(log);
+        goto out;
+    }
+    rc = 0;
+out:
+    free(cmds);
+    free(log);
+    return rc;
+}
+
 /* 1 KiB blocks and 128-byte inodes, features 2.4's ext2 knows; a fixed
  * UUID, hash seed and time so the same inputs give the same bytes. 8 MiB
  * holds the agent and a 2.4 cell's few files with room to spare. */
@@ -83,7 +139,7 @@ static int build(const char *tmpdir, const char *img, void *arg)
     int rc = -1;
     if (lab_mkdir_p(root, 0755) < 0 || extract(cpio, root) < 0)
         goto out;
-    setenv("E2FSPROGS_FAKE_TIME", "1000000000", 1);
+    setenv("E2FSPROGS_FAKE_TIME", FAKE_TIME, 1);
     int st = lab_spawn_wait(argv, log);
     unsetenv("E2FSPROGS_FAKE_TIME");
     if (st != 0) {
@@ -91,6 +147,8 @@ static int build(const char *tmpdir, const char *img, void *arg)
         lab_image_show_log(log);
         goto out;
     }
+    if (pin_times(root, img, tmpdir) < 0)
+        goto out;
     rc = chmod(img, 0644) < 0 ? lab_error("chmod %s: %s", img, strerror(errno)) : 0;
 out:
     free(root);

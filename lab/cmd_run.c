@@ -20,7 +20,8 @@
 
 #define MAX_KERNELS 32
 #define MAX_LOADS   8
-#define MAX_CELLS   (MAX_KERNELS * MAX_LOADS)
+#define MAX_SCHEDS  4
+#define MAX_CELLS   (MAX_KERNELS * MAX_LOADS * MAX_SCHEDS)
 
 struct run_opts {
     char *kernels;
@@ -154,25 +155,22 @@ static int check_agents(const struct lab_kernel *const *kernels, size_t n)
     return 0;
 }
 
-/* The matrix: one cell per kernel, or per kernel and load when the
- * experiment has a load_list (each such cell runs a copy of the experiment
- * with its load). Cells the era cannot run are skipped here, before
+/* The matrix: one cell per kernel and variant; the variants are every
+ * load of a load_list crossed with every scheduler of a scheduler_list
+ * ("default": the kernel's own), each a copy of the experiment with its
+ * load and scheduler. Cells the era cannot run are skipped here, before
  * anything boots. Returns the number of cells. */
 static size_t plan_cells(const struct run_opts *o, const struct lab_kernel *const *kernels,
                          size_t nk, const struct lab_experiment *exp,
-                         struct lab_experiment *variants, char (*loads)[16], size_t nloads,
+                         struct lab_experiment *variants, size_t nvariants,
                          const struct lab_profile *profile, const struct lab_bus *bus,
                          struct lab_cell_spec *specs, char (*skip)[256], size_t *runnable)
 {
     size_t n = 0;
-    for (size_t l = 0; l < nloads; l++) {
-        variants[l] = *exp;
-        variants[l].load = loads[l];
-    }
     *runnable = 0;
     for (size_t i = 0; i < nk; i++) {
-        for (size_t l = 0; l < (nloads ? nloads : 1); l++, n++) {
-            const struct lab_experiment *e = nloads ? &variants[l] : exp;
+        for (size_t l = 0; l < (nvariants ? nvariants : 1); l++, n++) {
+            const struct lab_experiment *e = nvariants ? &variants[l] : exp;
             specs[n] = (struct lab_cell_spec){.index = (int)n,
                                               .kernel = kernels[i],
                                               .exp = e,
@@ -191,15 +189,35 @@ static size_t plan_cells(const struct run_opts *o, const struct lab_kernel *cons
     return n;
 }
 
-/* "none,io_load" -> {"none", "io_load"}; the experiment checked the names. */
-static size_t split_loads(const char *list, char (*loads)[16])
+/* "none,io_load" -> {"none", "io_load"}; at most max names. */
+static size_t split_list(const char *list, char (*out)[16], size_t max)
 {
     size_t n = 0;
-    for (const char *p = list; p && *p && n < MAX_LOADS; n++) {
+    for (const char *p = list; p && *p && n < max; n++) {
         size_t len = strcspn(p, ",");
-        snprintf(loads[n], sizeof loads[n], "%.*s", (int)len, p);
+        snprintf(out[n], sizeof out[n], "%.*s", (int)len, p);
         p += len + (p[len] == ',');
     }
+    return n;
+}
+
+/* The variants of exp (loads x schedulers), pointing into loads/scheds. */
+static size_t plan_variants(const struct lab_experiment *exp, char (*loads)[16], char (*scheds)[16],
+                            struct lab_experiment *variants)
+{
+    size_t nl = split_list(exp->load_list, loads, MAX_LOADS);
+    size_t ns = split_list(exp->scheduler_list, scheds, MAX_SCHEDS);
+    if (!nl && !ns)
+        return 0;
+    size_t n = 0;
+    for (size_t l = 0; l < (nl ? nl : 1); l++)
+        for (size_t s = 0; s < (ns ? ns : 1); s++, n++) {
+            variants[n] = *exp;
+            if (nl)
+                variants[n].load = loads[l];
+            if (ns)
+                variants[n].scheduler = strcmp(scheds[s], "default") == 0 ? NULL : scheds[s];
+        }
     return n;
 }
 
@@ -212,8 +230,8 @@ int cmd_run(int argc, char **argv)
     const struct lab_kernel *kernels[MAX_KERNELS];
     static struct lab_cell_spec specs[MAX_CELLS];
     static char skip[MAX_CELLS][256];
-    static struct lab_experiment variants[MAX_LOADS];
-    char loads[MAX_LOADS][16];
+    static struct lab_experiment variants[MAX_LOADS * MAX_SCHEDS];
+    char loads[MAX_LOADS][16], scheds[MAX_SCHEDS][16];
     size_t nk, ncells, runnable;
     int failed = 0, rc = 2;
 
@@ -229,8 +247,9 @@ int cmd_run(int argc, char **argv)
         exp.reps = o.reps;
     if (lab_profile_resolve(o.profile, &profile) < 0 || (o.bus && !(bus = lab_bus_find(o.bus))))
         goto out_exp;
-    ncells = plan_cells(&o, kernels, nk, &exp, variants, loads, split_loads(exp.load_list, loads),
-                        &profile, bus, specs, skip, &runnable);
+    ncells =
+        plan_cells(&o, kernels, nk, &exp, variants, plan_variants(&exp, loads, scheds, variants),
+                   &profile, bus, specs, skip, &runnable);
     if (runnable == 0) {
         lab_error("no cell can run (see the reasons above)");
         goto out_exp;
@@ -265,8 +284,11 @@ int cmd_run(int argc, char **argv)
             break;
         const char *kname = specs[i].kernel->name;
         char what[160];
-        snprintf(what, sizeof what, "%s%s%s", exp.name, exp.load_list ? " load=" : "",
-                 exp.load_list ? specs[i].exp->load : "");
+        snprintf(what, sizeof what, "%s%s%s%s%s", exp.name, exp.load_list ? " load=" : "",
+                 exp.load_list ? specs[i].exp->load : "", exp.scheduler_list ? " scheduler=" : "",
+                 exp.scheduler_list
+                     ? (specs[i].exp->scheduler ? specs[i].exp->scheduler : "default")
+                     : "");
         if (skip[i][0]) {
             int64_t cell = lab_store_cell_begin(st, run, kname, exp.name, NULL);
             lab_store_cell_end(st, cell, "skipped", skip[i]);
