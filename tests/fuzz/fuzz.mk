@@ -2,7 +2,8 @@
 # each linked with clang-built copies of only the sources it exercises, under
 # ASan and UBSan. `make fuzz` runs each for FUZZ_SECONDS (default 30) on its
 # corpus in tests/fuzz/corpus/NAME (read) and $(BUILD)/fuzz/corpus/NAME (new
-# finds; `make fuzz-merge` folds the useful ones back into the repo's).
+# finds; `make fuzz-merge` folds the useful ones back into the repo's), with
+# the keywords of its format from tests/fuzz/dict/NAME.dict.
 
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 30
@@ -36,7 +37,8 @@ fuzz: fuzz-build
 	@fail=0; for n in $(FUZZ_NAMES); do \
 	    mkdir -p $(BUILD)/fuzz/corpus/$$n; \
 	    echo "=== fuzz_$$n for $(FUZZ_SECONDS) s"; \
-	    $(BUILD)/fuzz/fuzz_$$n -max_total_time=$(FUZZ_SECONDS) -close_fd_mask=2 \
+	    dict=; [ -f tests/fuzz/dict/$$n.dict ] && dict=-dict=tests/fuzz/dict/$$n.dict; \
+	    $(BUILD)/fuzz/fuzz_$$n -max_total_time=$(FUZZ_SECONDS) -close_fd_mask=2 $$dict \
 	        -artifact_prefix=$(BUILD)/fuzz/$$n- -print_final_stats=1 \
 	        $(BUILD)/fuzz/corpus/$$n tests/fuzz/corpus/$$n >$(BUILD)/fuzz/$$n.log 2>&1; \
 	    rc=$$?; \
