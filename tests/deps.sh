@@ -10,6 +10,7 @@ packages=(
     libjson-c-dev libseccomp-dev sqlite3 e2fsprogs kmod xz-utils dpkg-dev bc
     linux-image-amd64  # a host kernel for the libguestfs appliance that checks images
     ccache flex bison libelf-dev  # lab kernels build
+    clang libclang-rt-14-dev  # make fuzz: libFuzzer and the sanitizer runtimes
 )
 # The i386 guest kernels (Debian's 686 flavour) come from the i386 archive.
 if [ "$(id -u)" = 0 ] && ! dpkg --print-foreign-architectures | grep -qx i386; then

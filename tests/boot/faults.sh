@@ -229,5 +229,55 @@ for _ in $(seq 50); do  # libvirtd autodestroys the domain of the closed connect
     sleep 0.2
 done
 
+# ---- a private session libvirtd dies mid-cell ----
+# As a test user on qemu:///session, the lab talks to its own libvirtd; the
+# test kills that daemon. Its QEMU outlives it (nobody autodestroys it
+# now): the lab must kill it itself. The user is made for the test and
+# removed after.
+user=labfault
+made_user=0
+if ! id "$user" >/dev/null 2>&1 && useradd -M -d /nonexistent -s /usr/sbin/nologin "$user"; then
+    made_user=1
+fi
+if id "$user" >/dev/null 2>&1; then
+    uhome=$(mktemp -d /tmp/lab-faults-user.XXXXXX)
+    mkdir -p "$uhome/run" "$uhome/lab/kernels"
+    ln -s "${LAB_HOME:-/var/cache/lab}/kernels/$k" "$uhome/lab/kernels/$k"
+    chown -R "$user:" "$uhome"
+    chmod 755 "$uhome"
+    chmod 700 "$uhome/run"
+    as_user() {
+        setpriv --reuid="$user" --regid="$user" --init-groups env HOME="$uhome" \
+            XDG_RUNTIME_DIR="$uhome/run" LAB_HOME="$uhome/lab" LAB_STORE="$uhome/results.db" "$@"
+    }
+    as_user "$lab" run --kernels $k,6.1.0-47 --reps 3 --set file_size=64M >"$tmp/out" 2>"$tmp/err" &
+    pid=$!
+    for _ in $(seq 600); do
+        as_user virsh -c qemu:///session list --name 2>/dev/null | grep -q "^lab-$pid-0-" && break
+        sleep 0.3
+    done
+    sleep 1
+    daemon=$(pgrep -u "$user" -x libvirtd)
+    qemu=$(pgrep -u "$user" -f "guest=lab-$pid-0-")
+    check "the session daemon and the guest run (libvirtd $daemon, qemu $qemu)" \
+        test -n "$daemon" -a -n "$qemu"
+    [ -n "$daemon" ] && kill -KILL $daemon
+    wait $pid
+    rc=$?
+    cat "$tmp/err"
+    check "libvirtd died: exit 1, not 141 (SIGPIPE) (got $rc)" test $rc -eq 1
+    check "libvirtd died: says the connection was lost" grep -q 'lost the connection to libvirt' "$tmp/err"
+    check "libvirtd died: the second cell never started" bash -c "! grep -q '\[2/2\]' '$tmp/err'"
+    sleep 1
+    alive=$(for p in $qemu; do ps -o stat= -p "$p" 2>/dev/null | grep -v Z; done | wc -l)
+    check "libvirtd died: the orphaned QEMU was killed (found $alive alive)" test "$alive" -eq 0
+    for p in $(pgrep -u "$user"); do kill -KILL "$p"; done # a daemon virsh may have respawned
+    rm -rf "$uhome"
+    sleep 0.5
+    [ $made_user = 1 ] && userdel "$user"
+else
+    not_ok "cannot make the test user $user for the session-daemon test"
+fi
+
 check_no_leaks
 finish
