@@ -144,7 +144,7 @@ static void write_image(const char *path, const char *version)
     buf[0x207] = 0x02;
     buf[0x20f] = 0x2e; /* string at 0x3000 */
     buf[0x236] = 0x7f;
-    buf[0x1f1] = 0x18; /* 25 sectors with the boot sector: 0x3200 bytes */
+    buf[0x1f1] = 0x18;       /* 25 sectors with the boot sector: 0x3200 bytes */
     buf[0x1f4] = 0x100 / 16; /* then 0x100 bytes of "kernel" */
     strcpy((char *)buf + 0x3000, version);
     FILE *f = fopen(path, "wb");
