@@ -32,8 +32,9 @@ struct lab_bzimage {
  * a reason in err (not a bzImage, protocol too old, truncated, no version). */
 int lab_bzimage_parse(const unsigned char *buf, size_t len, struct lab_bzimage *out, char *err,
                       size_t errlen);
-/* 0 if a file of file_size bytes holds all the header says it does; -1
- * with "truncated: ..." naming the expected and the actual size. */
+/* 0 if a file of file_size bytes holds all the header says it does (less
+ * the up to 15 bytes syssize rounds up); -1 with "truncated: ..." naming
+ * the expected and the actual size. */
 int lab_bzimage_check_size(const struct lab_bzimage *bz, uint64_t file_size, char *err,
                            size_t errlen);
 /* Reads, parses and checks a file's size against its header; -1 with the
