@@ -252,13 +252,14 @@ if id "$user" >/dev/null 2>&1; then
     }
     as_user "$lab" run --kernels $k,6.1.0-47 --reps 3 --set file_size=64M >"$tmp/out" 2>"$tmp/err" &
     pid=$!
+    # ($pid is the subshell's; the user's session holds this lab's domains only)
     for _ in $(seq 600); do
-        as_user virsh -c qemu:///session list --name 2>/dev/null | grep -q "^lab-$pid-0-" && break
+        as_user virsh -c qemu:///session list --name 2>/dev/null | grep -q "^lab-" && break
         sleep 0.3
     done
     sleep 1
     daemon=$(pgrep -u "$user" -x libvirtd)
-    qemu=$(pgrep -u "$user" -f "guest=lab-$pid-0-")
+    qemu=$(pgrep -u "$user" -f "guest=lab-")
     check "the session daemon and the guest run (libvirtd $daemon, qemu $qemu)" \
         test -n "$daemon" -a -n "$qemu"
     [ -n "$daemon" ] && kill -KILL $daemon
