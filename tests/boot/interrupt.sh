@@ -99,6 +99,16 @@ bisect_tree 30
 bisect_interrupt building "building linux 6.12.113"
 bisect_tree 0
 bisect_tree 0
+# A lab build is used only once it passed the IO smoke test, which this
+# fake (Debian's image, no modules) cannot: build the good endpoint once
+# (the bisection then stops, refused), and mark it passed in this private
+# LAB_HOME, so the next bisection reaches its first cell.
+"$lab" bisect --repo "$repo" --good HEAD~1 --bad HEAD --metric mbps --reps 2 --accel tcg \
+    --set file_size=16M >/dev/null 2>&1
+for conf in "$LAB_HOME"/kernels/user/build-*/kernel.conf; do
+    sed -i '/^verified=/d' "$conf"
+    echo verified=passed >>"$conf"
+done
 bisect_interrupt measuring domain
 unset LAB_HOME
 
