@@ -29,7 +29,7 @@ $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.mk $$(FUZZ_SRC_$$*) $(
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SRC_$*) -lm
 
-.PHONY: fuzz fuzz-build fuzz-merge
+.PHONY: fuzz fuzz-build fuzz-merge fuzz-coverage
 fuzz-build: $(FUZZ_BINS)
 
 # -close_fd_mask=2: the parsers' error messages would drown the fuzzer's.
@@ -51,4 +51,22 @@ fuzz-merge: fuzz-build
 	@for n in $(FUZZ_NAMES); do \
 	    $(BUILD)/fuzz/fuzz_$$n -merge=1 -close_fd_mask=2 tests/fuzz/corpus/$$n \
 	        $(BUILD)/fuzz/corpus/$$n 2>&1 | tail -1; \
+	done
+
+# Line coverage of the code under test by each corpus (llvm-cov): the
+# harnesses once more with source-based coverage, run over both corpora.
+FUZZ_COV_FLAGS := -g -O0 -fsanitize=fuzzer -fprofile-instr-generate -fcoverage-mapping \
+                  -std=gnu11 -D_GNU_SOURCE -I. -Ihost -Iguest-agent -Ikernels
+$(BUILD)/fuzz-cov/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.mk $$(FUZZ_SRC_$$*) $(FUZZ_HDRS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_COV_FLAGS) -o $@ $< $(FUZZ_SRC_$*) -lm
+
+fuzz-coverage: $(FUZZ_NAMES:%=$(BUILD)/fuzz-cov/fuzz_%)
+	@for n in $(FUZZ_NAMES); do \
+	    d=$(BUILD)/fuzz-cov; mkdir -p $(BUILD)/fuzz/corpus/$$n; \
+	    LLVM_PROFILE_FILE=$$d/$$n.profraw $$d/fuzz_$$n -runs=0 -close_fd_mask=3 \
+	        tests/fuzz/corpus/$$n $(BUILD)/fuzz/corpus/$$n >/dev/null 2>&1; \
+	    llvm-profdata merge -sparse -o $$d/$$n.profdata $$d/$$n.profraw; \
+	    echo "=== fuzz_$$n"; \
+	    llvm-cov report $$d/fuzz_$$n -instr-profile=$$d/$$n.profdata $(FUZZ_SRC_$$n) | tail -n +3; \
 	done

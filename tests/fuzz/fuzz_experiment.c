@@ -1,5 +1,6 @@
-/* libFuzzer harness: experiment files (host/experiment.c), and the
- * agent's kernel command line made from every one that parses. */
+/* libFuzzer harness: experiment files (host/experiment.c), a --set
+ * override, and the agent's kernel command line made from every one that
+ * parses. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -14,6 +15,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(text, data, size);
     text[size] = '\0';
     if (lab_experiment_parse("fuzz.exp", text, &exp) == 0) {
+        /* Its last line once more as a --set override, then the checks
+         * and the agent's command line that follow one. */
+        char *last = strrchr(text, '\n');
+        if (last && last[1] && lab_experiment_set(&exp, "--set", last + 1) == 0)
+            lab_experiment_check("--set", &exp);
         free(lab_experiment_cmdline(&exp));
         lab_experiment_free(&exp);
     }
