@@ -3,7 +3,7 @@
 
 BUILD   ?= build
 CC      ?= cc
-PKGS    := libvirt sqlite3 gsl libxml-2.0 libarchive liblzma libcrypto libguestfs
+PKGS    := libvirt sqlite3 gsl libxml-2.0 libarchive liblzma libcrypto libguestfs json-c
 WARN    := -Wall -Wextra -Wshadow -Wno-unused-parameter -Wformat=2
 CFLAGS  ?= -O2 -g
 HOST_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -MMD -MP -I. -Ihost -Iguest-agent -Ikernels -Iimages -Ilab \

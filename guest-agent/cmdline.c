@@ -235,6 +235,8 @@ static void apply(struct agent_config *c, const char *k, size_t kn, const char *
         set_num(c, k, kn, v, vn, &c->write_pct, 0, 100);
     else if (key_is(k, kn, "cpu_rounds"))
         set_num(c, k, kn, v, vn, &c->cpu_rounds, 0, 1000000);
+    else if (key_is(k, kn, "ra_blkfra"))
+        set_num(c, k, kn, v, vn, &c->ra_blkfra, 0, 1);
     else if (key_is(k, kn, "kprofile"))
         set_num(c, k, kn, v, vn, &c->kprofile, 0, 1);
     else if (key_is(k, kn, "sched"))

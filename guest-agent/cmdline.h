@@ -51,20 +51,20 @@ struct agent_config {
     uint64_t qd;                   /* lab.qd      (1): randread queue depth, 1..64 */
     uint64_t span;                 /* lab.span    (0 = to the end of the device) */
     uint64_t offset;               /* lab.offset  (0): randread's region starts here */
-    uint64_t ra_list[AGENT_RA_LIST_MAX]; /* lab.ra_list (none): readahead sweep, sectors */
-    uint64_t ra_count;                   /* values in ra_list (0: no sweep) */
-    char tree[AGENT_CFG_PATH_MAX];       /* lab.tree     (tree0), under /mnt */
-    int load;                            /* lab.load     (none): enum agent_load */
-    char load_src[AGENT_CFG_PATH_MAX];   /* lab.load_src (tree1), under /mnt: copy's source */
-    char load_dst[AGENT_CFG_PATH_MAX];   /* lab.load_dst (copy), under /mnt: copy's target */
-    char load_file[AGENT_CFG_PATH_MAX];  /* lab.load_file (big_file), under /mnt: read_load */
-    uint64_t load_size;                  /* lab.load_size (256 MiB): io_load/io_other file */
-    char dev2[AGENT_CFG_NAME_MAX];       /* lab.dev2     (sdb): io_other's disk, on /mnt2 */
-    uint64_t rw;                         /* lab.rw (1 with a load or overwrite, else 0) */
-    uint64_t write_pct;                  /* lab.write_pct (50): overwrite's share of writes */
-    uint64_t cpu_rounds;                 /* lab.cpu_rounds (8): contest's checksum passes */
-    uint64_t
-        kprofile; /* lab.kprofile (0): reset /proc/profile at each begin, report it after end */
+    uint64_t ra_list[AGENT_RA_LIST_MAX];    /* lab.ra_list (none): readahead sweep, sectors */
+    uint64_t ra_count;                      /* values in ra_list (0: no sweep) */
+    char tree[AGENT_CFG_PATH_MAX];          /* lab.tree     (tree0), under /mnt */
+    int load;                               /* lab.load     (none): enum agent_load */
+    char load_src[AGENT_CFG_PATH_MAX];      /* lab.load_src (tree1), under /mnt: copy's source */
+    char load_dst[AGENT_CFG_PATH_MAX];      /* lab.load_dst (copy), under /mnt: copy's target */
+    char load_file[AGENT_CFG_PATH_MAX];     /* lab.load_file (big_file), under /mnt: read_load */
+    uint64_t load_size;                     /* lab.load_size (256 MiB): io_load/io_other file */
+    char dev2[AGENT_CFG_NAME_MAX];          /* lab.dev2     (sdb): io_other's disk, on /mnt2 */
+    uint64_t rw;                            /* lab.rw (1 with a load or overwrite, else 0) */
+    uint64_t write_pct;                     /* lab.write_pct (50): overwrite's share of writes */
+    uint64_t cpu_rounds;                    /* lab.cpu_rounds (8): contest's checksum passes */
+    uint64_t kprofile;                      /* lab.kprofile (0): /proc/profile around each run */
+    uint64_t ra_blkfra;                     /* lab.ra_blkfra (0; 2.4: 1): readahead by BLKFRASET */
     char sched[AGENT_CFG_NAME_MAX];         /* lab.sched    (none): I/O scheduler to switch to */
     struct agent_kv sysfs[AGENT_SYSFS_MAX]; /* lab.sysfs (none): queue/KEY:VALUE */
     uint64_t sysfs_count;

@@ -75,6 +75,15 @@ int report_send(void)
     return r;
 }
 
+/* A UART sends at its own pace: wait until the last record has left the
+ * tty (TCSBRK with a non-zero argument is tcdrain), or the guest may power
+ * off with it unsent. A virtio port answers ENOTTY, which is fine. */
+void report_drain(void)
+{
+    if (chan_fd >= 0)
+        sys_ioctl(chan_fd, TCSBRK_, 1);
+}
+
 /* Messages are cut at 1000 bytes: encoded they stay far below the line limit. */
 #define MSG_MAX 1000
 

@@ -55,6 +55,8 @@
 
 #define BLKRASET_   0x1262
 #define BLKRAGET_   0x1263
+#define BLKFRASET_  0x1264 /* _IO(0x12,100): 2.4 file readahead, pages */
+#define BLKFRAGET_  0x1265 /* _IO(0x12,101): into a long */
 #define BLKGETSIZE_ 0x1260 /* _IO(0x12,96): unsigned long, 512-byte sectors */
 #define BLKFLSBUF_  0x1261 /* _IO(0x12,97): write back and drop the device's buffers */
 #define BLKSSZGET_  0x1268 /* _IO(0x12,104): int, logical sector size */
@@ -65,6 +67,7 @@
 #define BLKGETSIZE64_ 0x80041272UL
 #endif
 #define TCGETS_ 0x5401
+#define TCSBRK_ 0x5409 /* with arg 1: tcdrain */
 #define TCSETS_ 0x5402
 
 #define POSIX_FADV_DONTNEED_ 4

@@ -120,6 +120,47 @@ const char *drop_caches(const struct agent_config *c, enum drop_scope scope, con
     return how;
 }
 
+static int ra_wanted(const struct agent_config *c)
+{
+    return c->ra > 0 || (c->given & AGENT_GIVEN_RA_SET);
+}
+
+/* 2.6 on: BLKRASET is the file readahead, in sectors. */
+static long ra_blkra(long fd, const struct agent_config *c, unsigned long *ra, const char **what)
+{
+    long r = 0;
+    if (ra_wanted(c) && (r = sys_ioctl((int)fd, BLKRASET_, (unsigned long)c->ra)) < 0)
+        *what = "BLKRASET";
+    if (r == 0) {
+        *ra = 0;
+        if ((r = sys_ioctl((int)fd, BLKRAGET_, (unsigned long)ra)) < 0)
+            *what = "BLKRAGET";
+    }
+    return r;
+}
+
+/* 2.4: file reads follow the drive's max_readahead, BLKFRASET in pages;
+ * BLKRASET (the block layer's, at most 255 sectors) is set as near as it
+ * goes. The figure reported is the file readahead, in sectors. */
+static long ra_blkfra(long fd, const struct agent_config *c, unsigned long *ra, const char **what)
+{
+    long r = 0;
+    if (ra_wanted(c)) {
+        unsigned long pages = (unsigned long)((c->ra * 512 + 4095) / 4096);
+        if ((r = sys_ioctl((int)fd, BLKFRASET_, pages)) < 0)
+            *what = "BLKFRASET";
+        else if ((r = sys_ioctl((int)fd, BLKRASET_, c->ra > 255 ? 255 : (unsigned long)c->ra)) < 0)
+            *what = "BLKRASET";
+    }
+    if (r == 0) {
+        long pages = 0;
+        if ((r = sys_ioctl((int)fd, BLKFRAGET_, (unsigned long)&pages)) < 0)
+            *what = "BLKFRAGET";
+        *ra = (unsigned long)pages * 8;
+    }
+    return r;
+}
+
 long dev_readahead(const struct agent_config *c, unsigned long *ra, const char **what)
 {
     char dev[64];
@@ -129,18 +170,7 @@ long dev_readahead(const struct agent_config *c, unsigned long *ra, const char *
         *what = "open block device";
         return fd;
     }
-    long r = 0;
-    if (c->ra > 0 || (c->given & AGENT_GIVEN_RA_SET)) {
-        r = sys_ioctl((int)fd, BLKRASET_, (unsigned long)c->ra);
-        if (r < 0)
-            *what = "BLKRASET";
-    }
-    if (r == 0) {
-        *ra = 0;
-        r = sys_ioctl((int)fd, BLKRAGET_, (unsigned long)ra);
-        if (r < 0)
-            *what = "BLKRAGET";
-    }
+    long r = c->ra_blkfra ? ra_blkfra(fd, c, ra, what) : ra_blkra(fd, c, ra, what);
     sys_close((int)fd);
     return r;
 }

@@ -64,6 +64,7 @@ int is_pid1(void)
 
 void finish(void)
 {
+    report_drain();
     sys_sync();
     if (!is_pid1())
         sys_exit(0);

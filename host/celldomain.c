@@ -26,10 +26,10 @@ char *lab_cell_agent_params(const struct lab_era *era, const struct lab_bus *bus
     /* lab_cell_check refused an impossible scheduler before we got here. */
     if (lab_sched_plan(era, exp->scheduler, &sched, reason, sizeof reason) < 0)
         memset(&sched, 0, sizeof sched);
-    char *params =
-        lab_asprintf("%s%s%s lab.dev=%s lab.dev2=%s lab.chan=%s\n", agent,
-                     sched.agent_key[0] ? " " : "", sched.agent_key, guest_disk(era, bus, 0),
-                     guest_disk(era, bus, 1), channel == LAB_CHANNEL_UART ? "ttyS1" : "virtio");
+    char *params = lab_asprintf(
+        "%s%s%s lab.dev=%s lab.dev2=%s lab.chan=%s%s\n", agent, sched.agent_key[0] ? " " : "",
+        sched.agent_key, guest_disk(era, bus, 0), guest_disk(era, bus, 1),
+        channel == LAB_CHANNEL_UART ? "ttyS1" : "virtio", era->ra_blkfra ? " lab.ra_blkfra=1" : "");
     free(agent);
     return params;
 }
@@ -60,6 +60,17 @@ static char *kernel_cmdline(const struct lab_era *era, const struct lab_experime
                         sched.boot_param[0] ? " " : "", sched.boot_param);
 }
 
+/* QEMU 7.2's pc (pc-i440fx-7.2) reserves e820 space at 0xfd00000000, and
+ * x86_64 2.6.12 panics on it ("Cannot find space for the kernel page
+ * tables", LAB-DESIGN.md); pc-i440fx-7.0 is the same board without it. The
+ * lab pins it for every 2.x kernel: nothing else differs for a guest. */
+static const char *machine_for(const struct lab_era *era, const struct lab_bus *bus)
+{
+    if (strcmp(bus->machine, "pc") == 0 && LAB_KV_MAJOR(era->version) == 2)
+        return "pc-i440fx-7.0";
+    return bus->machine;
+}
+
 /* Guest RAM: the profile's era-true figure, but never below what the
  * kernel needs to boot at all (Debian's 6.x kernels with their initramfs
  * die silently in 64 MiB). A page cache smaller than the test file keeps
@@ -87,7 +98,7 @@ char *lab_cell_domain(const struct lab_era *era, const struct lab_bus *bus,
         .name = paths->name,
         .virt_type = virt_type,
         .arch = era->arch,
-        .machine = bus->machine,
+        .machine = machine_for(era, bus),
         .memory_mib = memory_mib(era, profile),
         .vcpus = 1,
         .kernel = paths->kernel,

@@ -515,6 +515,21 @@ int lab_store_foreach_cell(struct lab_store *st, int64_t run,
     return finish_iter(st, s, rc, cb_rc, "list cells");
 }
 
+int lab_store_foreach_fact(struct lab_store *st, int64_t cell,
+                           int (*cb)(const char *key, const char *value, void *), void *ctx)
+{
+    sqlite3_stmt *s =
+        prepare_iter(st, "SELECT key, value FROM cell_facts WHERE cell = ?1 ORDER BY key");
+    if (!s)
+        return -1;
+    sqlite3_bind_int64(s, 1, cell);
+    int rc, cb_rc = 0;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+        if ((cb_rc = cb(col_text(s, 0), col_text(s, 1), ctx)) != 0)
+            break;
+    return finish_iter(st, s, rc, cb_rc, "list cell facts");
+}
+
 int lab_store_foreach_record(struct lab_store *st, int64_t cell,
                              int (*cb)(int64_t host_ns, const char *line, void *), void *ctx)
 {
@@ -562,14 +577,16 @@ int lab_store_foreach_sample(struct lab_store *st, int64_t cell,
     return finish_iter(st, s, rc, cb_rc, "list samples");
 }
 
-int lab_store_foreach_run(struct lab_store *st, int (*cb)(const struct lab_run_info *, void *),
-                          void *ctx)
+/* Runs with id `only`, or every run when only < 0. */
+static int foreach_run(struct lab_store *st, int64_t only,
+                       int (*cb)(const struct lab_run_info *, void *), void *ctx, int *seen)
 {
     sqlite3_stmt *s = prepare_iter(st, "SELECT id, command_line, experiment, profile, status, "
                                        "started_wall_ns, ended_wall_ns, pid, pid_start "
-                                       "FROM runs ORDER BY id");
+                                       "FROM runs WHERE ?1 < 0 OR id = ?1 ORDER BY id");
     if (!s)
         return -1;
+    sqlite3_bind_int64(s, 1, only);
     int rc, cb_rc = 0;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
         struct lab_run_info r = {
@@ -583,8 +600,45 @@ int lab_store_foreach_run(struct lab_store *st, int (*cb)(const struct lab_run_i
             .pid = sqlite3_column_int64(s, 7),
             .pid_start = (uint64_t)sqlite3_column_int64(s, 8),
         };
+        (*seen)++;
         if ((cb_rc = cb(&r, ctx)) != 0)
             break;
     }
     return finish_iter(st, s, rc, cb_rc, "list runs");
+}
+
+int lab_store_foreach_run(struct lab_store *st, int (*cb)(const struct lab_run_info *, void *),
+                          void *ctx)
+{
+    int seen = 0;
+    return foreach_run(st, -1, cb, ctx, &seen);
+}
+
+int lab_store_get_run(struct lab_store *st, int64_t run,
+                      int (*cb)(const struct lab_run_info *, void *), void *ctx)
+{
+    int seen = 0;
+    int rc = foreach_run(st, run < 0 ? 0 : run, cb, ctx, &seen);
+    return rc < 0 ? rc : seen ? rc : 1;
+}
+
+int64_t lab_store_cell_history_ns(struct lab_store *st, const char *kernel, const char *params,
+                                  const char *profile)
+{
+    sqlite3_stmt *s = prepare_iter(st, "SELECT avg(c.ended_wall_ns - c.started_wall_ns) "
+                                       "FROM cells c JOIN cell_facts f ON f.cell = c.id "
+                                       "AND f.key = 'profile' WHERE c.kernel = ?1 AND "
+                                       "c.params = ?2 AND f.value = ?3 AND c.status = 'ok' "
+                                       "AND c.ended_wall_ns IS NOT NULL");
+    if (!s)
+        return -1;
+    bind_text(s, 1, kernel);
+    bind_text(s, 2, params);
+    bind_text(s, 3, profile);
+    int64_t ns = -1;
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL)
+        ns = (int64_t)sqlite3_column_double(s, 0);
+    finish_iter(st, s, rc == SQLITE_ROW ? SQLITE_DONE : rc, 0, "cell history");
+    return ns;
 }

@@ -74,6 +74,9 @@ struct lab_cell_info {
 #define LAB_STORE_ALL_RUNS 0
 int lab_store_foreach_cell(struct lab_store *st, int64_t run,
                            int (*cb)(const struct lab_cell_info *, void *), void *ctx);
+/* A cell's facts (lab_store_cell_set), by key. */
+int lab_store_foreach_fact(struct lab_store *st, int64_t cell,
+                           int (*cb)(const char *key, const char *value, void *), void *ctx);
 int lab_store_foreach_sample(struct lab_store *st, int64_t cell,
                              int (*cb)(const struct lab_sample *, void *), void *ctx);
 
@@ -91,6 +94,15 @@ struct lab_run_info {
 int lab_store_foreach_run(struct lab_store *st, int (*cb)(const struct lab_run_info *, void *),
                           void *ctx);
 int64_t lab_store_last_run(struct lab_store *st); /* newest run id or -1 */
+/* The mean wall-clock duration of the finished ok cells of this kernel,
+ * parameters and profile in any run (what a cell like it will take), -1
+ * when there are none. */
+int64_t lab_store_cell_history_ns(struct lab_store *st, const char *kernel, const char *params,
+                                  const char *profile);
+/* One run's row (strings valid during the call): 0, 1 if there is no such
+ * run, -1 on error. */
+int lab_store_get_run(struct lab_store *st, int64_t run,
+                      int (*cb)(const struct lab_run_info *, void *), void *ctx);
 
 /* NULL while every write went through; else the first write that failed
  * for a reason the file cannot recover from (full, read-only, IO error),

@@ -1,17 +1,13 @@
 /* Summaries of the hdd filter's per-request traces. */
 #include "trace.h"
+#include "store.h"
 #include "util.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct req {
-    int op; /* 0 read, 1 write, 2 flush, 3 other */
-    uint64_t offset, length;
-    int64_t arrival, start, finish;
-    int outcome; /* 0 hit, 1 partial, 2 miss, 3 none */
-};
+#define req lab_trace_request
 
 static const char *const op_names[] = {"read", "write", "flush"};
 static const char *const outcome_names[] = {"hit", "partial", "miss"};
@@ -22,6 +18,33 @@ static int lookup(const char *word, const char *const *names, int n)
         if (strcmp(word, names[i]) == 0)
             return i;
     return n;
+}
+
+struct window_ctx {
+    int warmup;
+    struct lab_trace_window w;
+};
+
+static int widen(const struct lab_sample *s, void *arg)
+{
+    struct window_ctx *c = arg;
+    if (s->rep < c->warmup || !s->host_begin_ns)
+        return 0;
+    if (!c->w.from_ns || s->host_begin_ns < c->w.from_ns)
+        c->w.from_ns = s->host_begin_ns;
+    if (s->host_end_ns > c->w.to_ns)
+        c->w.to_ns = s->host_end_ns;
+    return 0;
+}
+
+struct lab_trace_window lab_trace_cell_window(struct lab_store *st, int64_t cell)
+{
+    struct window_ctx c = {0};
+    char warmup[16];
+    if (lab_store_cell_get(st, cell, "warmup", warmup, sizeof warmup))
+        c.warmup = atoi(warmup);
+    lab_store_foreach_sample(st, cell, widen, &c);
+    return c.w;
 }
 
 uint64_t lab_trace_bucket_bytes(int i)
@@ -96,8 +119,8 @@ static int parse_request(const char *line, int64_t t0, struct req *r, char *op, 
     return 0;
 }
 
-int lab_trace_summarize(FILE *in, struct lab_trace_window window, struct lab_trace_summary *out,
-                        char *err, size_t errlen)
+int lab_trace_read(FILE *in, struct lab_trace_window window, struct lab_trace_request **out,
+                   size_t *nout, char *err, size_t errlen)
 {
     char line[512], op[16], outcome[16];
     size_t n = 0, cap = 0;
@@ -105,7 +128,6 @@ int lab_trace_summarize(FILE *in, struct lab_trace_window window, struct lab_tra
     int lineno = 0;
     int64_t t0 = 0;
 
-    memset(out, 0, sizeof *out);
     while (fgets(line, sizeof line, in)) {
         struct req r;
         lineno++;
@@ -137,6 +159,19 @@ int lab_trace_summarize(FILE *in, struct lab_trace_window window, struct lab_tra
     /* Lines are written at completion; the request pattern is in arrival order. */
     if (n)
         qsort(reqs, n, sizeof *reqs, by_arrival);
+    *out = reqs;
+    *nout = n;
+    return 0;
+}
+
+int lab_trace_summarize(FILE *in, struct lab_trace_window window, struct lab_trace_summary *out,
+                        char *err, size_t errlen)
+{
+    struct req *reqs;
+    size_t n;
+    memset(out, 0, sizeof *out);
+    if (lab_trace_read(in, window, &reqs, &n, err, errlen) < 0)
+        return -1;
     int64_t busy_until = 0;
     for (size_t i = 0; i < n; i++)
         account(out, &reqs[i], i ? &reqs[i - 1] : NULL, &busy_until);

@@ -30,6 +30,23 @@ struct lab_trace_window {
  * "LINE: reason" in err for a malformed line. */
 int lab_trace_summarize(FILE *in, struct lab_trace_window window, struct lab_trace_summary *out,
                         char *err, size_t errlen);
+struct lab_store;
+/* A cell's counted runs as a window on the host clock (boot, warm-up and
+ * power-off requests left out); {0, 0} when its samples have no host
+ * timestamps. */
+struct lab_trace_window lab_trace_cell_window(struct lab_store *st, int64_t cell);
+
+/* One request of a trace; times in ns after the trace's t0. */
+struct lab_trace_request {
+    int op; /* 0 read, 1 write, 2 flush, 3 other */
+    uint64_t offset, length;
+    int64_t arrival, start, finish;
+    int outcome; /* 0 hit, 1 partial, 2 miss, 3 none */
+};
+/* The requests inside the window in arrival order (*out malloc'd, *n of
+ * them), for plots; errors as for lab_trace_summarize. */
+int lab_trace_read(FILE *in, struct lab_trace_window window, struct lab_trace_request **out,
+                   size_t *n, char *err, size_t errlen);
 void lab_trace_print(FILE *out, const struct lab_trace_summary *s);
 /* The lower bound in bytes of size bucket i. */
 uint64_t lab_trace_bucket_bytes(int i);

@@ -16,6 +16,7 @@
 
 int lab_verbose;
 volatile int lab_interrupted;
+void (*lab_message_hook)(void);
 
 char *lab_escape(const char *s, char *out, size_t size)
 {
@@ -42,6 +43,8 @@ char *lab_escape(const char *s, char *out, size_t size)
 static void vmessage(const char *level, const char *fmt, va_list ap)
 {
     char *text, *safe;
+    if (lab_message_hook)
+        lab_message_hook();
     if (vasprintf(&text, fmt, ap) < 0)
         abort();
     size_t size = 4 * strlen(text) + 1;

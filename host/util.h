@@ -12,6 +12,9 @@ int lab_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void lab_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void lab_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern int lab_verbose;
+/* Called before each message is written (the live status line clears
+ * itself); NULL when nothing needs it. */
+extern void (*lab_message_hook)(void);
 
 /* Copies s into out (size bytes, truncated, NUL-terminated) with printable
  * ASCII kept and every other byte written as \xNN: guest text (records,

@@ -9,6 +9,8 @@
  * qemu:///session otherwise). When libvirtd is unreachable and we are root,
  * starts virtlogd and libvirtd and retries; otherwise says what to run. */
 virConnectPtr lab_vm_connect(void);
+/* The URI lab_vm_connect opens. */
+const char *lab_vm_uri(void);
 
 /* Destroys lab domains left by lab processes that no longer exist. */
 void lab_vm_sweep_stale(virConnectPtr conn);

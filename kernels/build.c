@@ -2,6 +2,7 @@
 #include "kernels/build.h"
 
 #include "hash.h"
+#include "kernels/compat.h"
 #include "kernels/toolchain.h"
 #include "kernels/user.h"
 #include "util.h"
@@ -40,6 +41,8 @@ const char *lab_build_fragment_name(lab_kver v)
         return "lab-6.x.config";
     if (v >= LAB_KV_RC(2, 6, 0, 0))
         return "lab-2.6.config";
+    if (v >= LAB_KV_RC(2, 4, 0, 0) && v < LAB_KV_RC(2, 5, 0, 0))
+        return "lab-2.4.config";
     return NULL;
 }
 
@@ -313,9 +316,30 @@ static int have_ccache(void)
     return sh_capture("command -v ccache >/dev/null", NULL) == 0;
 }
 
-/* Every =y line of the lab's fragment should be in the final .config; an
- * option the tree does not know (or a dependency missing) is reported. */
-static void check_fragment(const char *fragment, const char *config_path)
+/* Whether a tree's Kconfig (2.6: Kconfig*, 2.4: Config.in) defines an
+ * option: "config NAME" / "menuconfig NAME", or 2.4's "CONFIG_NAME" in a
+ * config.in/Config.in. */
+static int tree_knows(const char *srcdir, const char *opt)
+{
+    if (!srcdir)
+        return 1;
+    char *qd = q(srcdir);
+    char *cmd = lab_asprintf(
+        "cd %s && { find . \\( -name 'Kconfig*' \\) -print0 | xargs -0 grep -qE "
+        "'^[[:space:]]*(menu)?config[[:space:]]+%s[[:space:]]*$' 2>/dev/null || "
+        "find . \\( -name 'Config.in' -o -name 'config.in' \\) -print0 | xargs -0 grep -qw "
+        "'CONFIG_%s' 2>/dev/null; }",
+        qd, opt, opt);
+    int rc = sh_capture(cmd, NULL);
+    free(cmd);
+    free(qd);
+    return rc == 0;
+}
+
+/* Every =y line of the lab's fragment should be in the final .config: an
+ * option the tree knows but did not take (a dependency is off) is warned
+ * about; options the tree does not have are listed in one line. */
+static void check_fragment(const char *fragment, const char *config_path, const char *srcdir)
 {
     size_t len;
     char *cfg = lab_read_file(config_path, &len);
@@ -328,8 +352,12 @@ static void check_fragment(const char *fragment, const char *config_path)
         if (n > 9 && strncmp(l, "CONFIG_", 7) == 0 && l[n - 1] == 'y' && l[n - 2] == '=') {
             char *line = lab_asprintf("\n%.*s\n", (int)n, l);
             if (!strstr(cfg, line)) {
-                lab_warn("the built config lacks %.*s (not in this tree, or a dependency is off)",
-                         (int)n, l);
+                char *opt = lab_asprintf("%.*s", (int)(n - 9), l + 7);
+                if (tree_knows(srcdir, opt))
+                    lab_warn("the built config lacks %.*s (a dependency is off)", (int)n, l);
+                else
+                    fprintf(stderr, "lab: %s is not in this tree (ignored)\n", opt);
+                free(opt);
                 missing++;
             }
             free(line);
@@ -366,11 +394,16 @@ int lab_kernel_build(const struct lab_build_spec *b, char **name_out)
      * a compiler that cannot build this tree. */
     if (lab_compiler_probe(cc, b->wrap, &comp, &cc_full) < 0)
         goto out;
-    if (!lab_toolchain_check(kv, &comp, b->cc || b->wrap, msg, sizeof msg)) {
+    int how = lab_toolchain_decide(kv, arch, &comp, b->cc || b->wrap, msg, sizeof msg);
+    if (!how) {
         lab_error("%s", msg);
         rc = -2;
         goto out;
     }
+    /* era: the compat layer builds this tree with this compiler (flags and
+     * fixups on the lab's copy of the tree; kernels/compat.h) */
+    int era = how == 2;
+    unsigned carch = lab_compat_arch(arch);
     const char *fname = lab_build_fragment_name(kv);
     if (fname) {
         char *p = lab_asprintf("%s/%s", lab_build_configs_dir(), fname);
@@ -406,6 +439,11 @@ int lab_kernel_build(const struct lab_build_spec *b, char **name_out)
     lab_hash_str(&h, frag_user);
     lab_hash_str(&h, cc_full);
     lab_hash_str(&h, b->wrap);
+    if (era) {
+        char *d = lab_compat_describe(kv, carch);
+        lab_hash_str(&h, d);
+        free(d);
+    }
     if (lab_hash_final(&h, hex) < 0)
         goto out;
     name = b->name ? lab_xstrdup(b->name) : lab_asprintf("build-%.12s", hex);
@@ -420,6 +458,7 @@ int lab_kernel_build(const struct lab_build_spec *b, char **name_out)
                      src.ref ? ":" : "", src.ref ? src.ref : "", comp.text, b->wrap ? b->wrap : "");
     char *bz = lab_asprintf("%s/bzImage", cache);
     char *cfg = lab_asprintf("%s/config", cache);
+    char *map = lab_asprintf("%s/System.map", cache);
     struct lab_user_kernel_spec us = {.name = name,
                                       .image = bz,
                                       .config = cfg,
@@ -434,6 +473,7 @@ int lab_kernel_build(const struct lab_build_spec *b, char **name_out)
         if (!k || !k->dir || strcmp(k->source, "build") != 0) {
             if (k && k->dir)
                 lab_user_kernel_remove(name);
+            us.system_map = lab_file_exists(map) ? map : NULL;
             rc = lab_user_kernel_add(&us);
         }
         goto out_reg;
@@ -446,7 +486,7 @@ int lab_kernel_build(const struct lab_build_spec *b, char **name_out)
     unlink(log);
     char *qsrc = q(src.path);
     const char *srcdir;
-    if (src.kind == SRC_DIR) {
+    if (src.kind == SRC_DIR && !era) {
         struct lab_hash hd;
         char dh[LAB_HASH_HEX_LEN + 1];
         if (lab_hash_init(&hd) < 0)
@@ -467,6 +507,8 @@ int lab_kernel_build(const struct lab_build_spec *b, char **name_out)
         char *qw = q(work);
         if (src.kind == SRC_TARBALL)
             cmd = lab_asprintf("tar -xf %s -C %s --strip-components=1", qsrc, qw);
+        else if (src.kind == SRC_DIR) /* fixups apply: never to the user's tree */
+            cmd = lab_asprintf("cp -a %s/. %s/ && rm -rf %s/.git", qsrc, qw, qw);
         else {
             char *qr = q(src.ref);
             cmd = lab_asprintf("git -C %s archive --format=tar %s | tar -x -C %s", qsrc, qr, qw);
@@ -481,16 +523,33 @@ int lab_kernel_build(const struct lab_build_spec *b, char **name_out)
         }
         srcdir = work;
     }
+    if (era) {
+        int n = lab_compat_apply_tree(work, kv, carch, log);
+        if (n < 0)
+            goto out_q;
+        fprintf(stderr, "lab: era compat layer: %d file(s) fixed in the lab's copy (log %s)\n", n,
+                log);
+    }
     const char *bdir = objdir ? objdir : work;
     int64_t t0 = lab_now_ns();
     /* make with the prefix, the tree, O=, ARCH and the compiler */
     char *qs = q(srcdir), *qo = objdir ? q(objdir) : NULL;
-    char *ccv = have_ccache() ? lab_asprintf("ccache %s", cc) : lab_xstrdup(cc);
+    struct lab_compat_vars cv = {0};
+    if (era)
+        lab_compat_vars_for(kv, carch, &cv);
+    char *ccv = lab_asprintf("%s%s%s%s", have_ccache() ? "ccache " : "", cc,
+                             cv.cflags && *cv.cflags ? " " : "", cv.cflags ? cv.cflags : "");
     char *qcc = q(ccv);
     char *qhcc = q(cc);
-    make = lab_asprintf("%s%smake -C %s%s%s ARCH=%s CC=%s HOSTCC=%s", b->wrap ? b->wrap : "",
-                        b->wrap ? " " : "", qs, qo ? " O=" : "", qo ? qo : "",
-                        is32 ? "i386" : "x86_64", qcc, qhcc);
+    char *qas = cv.as && *cv.as ? q(cv.as) : NULL, *qld = cv.ld && *cv.ld ? q(cv.ld) : NULL;
+    make = lab_asprintf("%s%smake -C %s%s%s ARCH=%s CC=%s HOSTCC=%s%s%s%s%s",
+                        b->wrap ? b->wrap : "", b->wrap ? " " : "", qs, qo ? " O=" : "",
+                        qo ? qo : "", is32 ? "i386" : "x86_64", qcc, qhcc, qas ? " AS=" : "",
+                        qas ? qas : "", qld ? " LD=" : "", qld ? qld : "");
+    free(qas);
+    free(qld);
+    lab_compat_vars_free(&cv);
+    setenv("LC_ALL", "C", 1); /* ASCII diagnostics, parsed by the compat layer */
     free(qs);
     free(qo);
     free(ccv);
@@ -508,15 +567,30 @@ int lab_kernel_build(const struct lab_build_spec *b, char **name_out)
     /* tinyconfig (3.17+) or allnoconfig, the fragments, olddefconfig (3.7+)
      * or oldconfig with default answers. */
     char *config_path = lab_asprintf("%s/.config", bdir);
+    /* What the tree's config system offers: 2.4 has scripts/Configure
+     * (oldconfig answers 'n' to every bool the .config lacks, so the
+     * fragment alone is an "allnoconfig" + fragment) and needs make dep;
+     * kconfig trees have allnoconfig (2.6.0 on), tinyconfig from 3.17. */
+    char *kmk = lab_asprintf("%s/scripts/kconfig/Makefile", srcdir);
+    size_t kl;
+    char *ktext = lab_read_file(kmk, &kl);
+    int kconfig = ktext != NULL, has_allno = ktext && strstr(ktext, "allnoconfig");
+    free(kmk);
+    free(ktext);
+    const char *base_target = kv >= LAB_KV_RC(3, 17, 0, 0) ? "tinyconfig"
+                              : has_allno                  ? "allnoconfig"
+                                                           : NULL;
     free(cmd);
-    cmd = lab_asprintf("%s %s", make, kv >= LAB_KV_RC(3, 17, 0, 0) ? "tinyconfig" : "allnoconfig");
+    cmd = base_target ? lab_asprintf("%s %s", make, base_target) : NULL;
     fprintf(stderr, "lab: configuring linux %s (%s + %s%s%s)\n", version,
-            kv >= LAB_KV_RC(3, 17, 0, 0) ? "tinyconfig" : "allnoconfig", fname ? fname : "",
+            base_target ? base_target : "an empty .config", fname ? fname : "",
             b->fragment ? " + " : "", b->fragment ? b->fragment : "");
-    int bad = sh_log(cmd, log) != 0;
+    int bad = cmd ? sh_log(cmd, log) != 0 : 0;
+    if (!base_target)
+        unlink(config_path);
     if (!bad) {
         size_t cl;
-        char *base = lab_read_file(config_path, &cl);
+        char *base = base_target ? lab_read_file(config_path, &cl) : lab_xstrdup("");
         char *merged =
             lab_asprintf("%s\n# lab fragment %s\n%s\n# user fragment\n%s\n", base ? base : "",
                          fname ? fname : "-", frag_lab, frag_user ? frag_user : "");
@@ -530,25 +604,51 @@ int lab_kernel_build(const struct lab_build_spec *b, char **name_out)
                                           : lab_asprintf("yes '' | %s oldconfig", make);
         bad = sh_log(cmd, log) != 0;
     }
+    if (!bad && !kconfig) { /* 2.4: the dependency files */
+        free(cmd);
+        cmd = lab_asprintf("%s dep", make);
+        fprintf(stderr, "lab: make dep (2.4)\n");
+        bad = sh_log(cmd, log) != 0;
+    }
     if (bad) {
         lab_error("configuring linux %s failed (log %s)", version, log);
         show_log_tail(log, 10);
         free(config_path);
         goto out_q;
     }
-    check_fragment(frag_lab, config_path);
+    check_fragment(frag_lab, config_path, srcdir);
     if (frag_user)
-        check_fragment(frag_user, config_path);
+        check_fragment(frag_user, config_path, srcdir);
     int jobs = b->jobs > 0 ? b->jobs : nprocs();
     free(cmd);
-    cmd = lab_asprintf("%s -j%d bzImage", make, jobs);
-    fprintf(stderr, "lab: building linux %s with %s%s, -j%d (log %s)\n", version, comp.text,
-            have_ccache() ? " and ccache" : "", jobs, log);
-    if (sh_log(cmd, log) != 0) {
-        lab_error("building linux %s failed (log %s)", version, log);
-        show_log_tail(log, 15);
-        free(config_path);
-        goto out_q;
+    cmd = lab_asprintf("%s%s -j%d bzImage", make, era ? " -k" : "", jobs);
+    fprintf(stderr, "lab: building linux %s with %s%s%s, -j%d (log %s)\n", version, comp.text,
+            era ? " through the era compat layer" : "", have_ccache() ? " and ccache" : "", jobs,
+            log);
+    for (int pass = 1;; pass++) {
+        struct stat lst;
+        off_t off = stat(log, &lst) == 0 ? lst.st_size : 0;
+        if (sh_log(cmd, log) == 0)
+            break;
+        int fixed = 0;
+        if (era && pass < 16) {
+            size_t ll;
+            char *text = lab_read_file(log, &ll);
+            if (text && (size_t)off <= ll)
+                fixed = lab_compat_fix_conflicts(srcdir, text + off, log);
+            free(text);
+        }
+        if (fixed <= 0) {
+            lab_error("building linux %s failed (log %s)", version, log);
+            show_log_tail(log, 15);
+            free(config_path);
+            goto out_q;
+        }
+        fprintf(stderr,
+                "lab: era compat layer: regparm on %d FASTCALL/asmlinkage definition(s) gcc "
+                "reported as "
+                "conflicting; building again (pass %d)\n",
+                fixed, pass + 1);
     }
     double secs = (double)(lab_now_ns() - t0) / 1e9;
     char *built = lab_asprintf("%s/arch/x86/boot/bzImage", bdir);
@@ -566,10 +666,15 @@ int lab_kernel_build(const struct lab_build_spec *b, char **name_out)
     }
     chmod(tmp, 0755);
     char *qb = q(built), *qc = q(config_path), *qt = q(tmp), *ql = q(log);
+    char *smap = lab_asprintf("%s/System.map", bdir);
+    char *qm = q(smap);
     free(cmd);
-    cmd = lab_asprintf("cp %s %s/bzImage && cp %s %s/config && cp %s %s/build.log && chmod 644 "
-                       "%s/bzImage %s/config %s/build.log",
-                       qb, qt, qc, qt, ql, qt, qt, qt, qt);
+    /* System.map next to bzImage (symbol resolution of /proc/profile) */
+    cmd = lab_asprintf("cp %s %s/bzImage && cp %s %s/config && cp %s %s/build.log && "
+                       "{ ! test -f %s || cp %s %s/System.map; } && chmod 644 %s/*",
+                       qb, qt, qc, qt, ql, qt, qm, qm, qt, qt);
+    free(qm);
+    free(smap);
     bad = sh_log(cmd, NULL) != 0 || rename(tmp, cache) < 0;
     free(qb);
     free(qc);
@@ -590,6 +695,7 @@ int lab_kernel_build(const struct lab_build_spec *b, char **name_out)
         if (k && k->dir)
             lab_user_kernel_remove(name);
     }
+    us.system_map = lab_file_exists(map) ? map : NULL;
     rc = lab_user_kernel_add(&us);
 out_q:
     free(qsrc);
@@ -597,6 +703,7 @@ out_reg:
     free(extra);
     free(bz);
     free(cfg);
+    free(map);
     if (rc == 0 && name_out) {
         *name_out = name;
         name = NULL;

@@ -150,6 +150,21 @@ static const struct lab_era_row rows[] = {
      "COMMAND_LINE_SIZE 256 read in 2.4.22 arch/i386/kernel/setup.c, 2.6.9 and 2.6.12-rc2 "
      "include/asm-i386/param.h and include/asm-x86_64/setup.h; 2048 in 2.6.24's "
      "include/asm-x86/setup.h after the i386/x86_64 merge (LAB-DESIGN.md: 256 before 2.6.2x)"},
+    {LAB_FEAT_BLKRA_FILE, "BLKRASET sets the file readahead", LAB_KV(2, 6, 0), 0,
+     "earlier (2.4): BLKRASET sets the block layer's read_ahead[major], at most 255 sectors "
+     "(EINVAL above), and file reads follow the drive's max_readahead, set with BLKFRASET in "
+     "pages (ide-disk's file_readahead setting, 0-4096); the agent sets both",
+     "2.4.22 drivers/block/blkpg.c (BLKRASET: arg > 0xff is -EINVAL), mm/filemap.c "
+     "get_max_readahead, drivers/ide/ide-disk.c file_readahead; 2.6.0 mm/readahead.c "
+     "(ra_pages from BLKRASET)"},
+    /* Not in LAB_DESIGN's table: found running seed 003's overwrite on the
+     * lab's 2.4.22 (pread64 EINVAL). Placed at 2.6.0, the first tree read
+     * that has it; a later 2.4.x may have had it backported. */
+    {LAB_FEAT_O_DIRECT_EXT3, "O_DIRECT on ext3 files", LAB_KV(2, 6, 0), 0,
+     "earlier (2.4.22): ext3_aops has no direct_IO, so open(O_DIRECT) succeeds and every read "
+     "or write is EINVAL; ext2 files and block devices have it from 2.4.10",
+     "2.4.22 fs/ext3/inode.c ext3_aops (no direct_IO), mm/filemap.c generic_file_direct_IO; "
+     "2.6.9 fs/ext3/inode.c ext3_direct_IO"},
 };
 
 size_t lab_era_row_count(void)
@@ -310,6 +325,7 @@ int lab_era_for(const char *version, const char *arch, struct lab_era *out)
     out->modules_loadable = HAS(MODULE_LOADER);
     out->ide_libata = HAS(ATA_PIIX_PIIX3);
     out->cmdline_max = HAS(LONG_CMDLINE) ? 2048 : 256;
+    out->ra_blkfra = !HAS(BLKRA_FILE);
 #undef HAS
     return 0;
 }

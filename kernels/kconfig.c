@@ -252,8 +252,8 @@ static int needs_ok(const struct lab_kconfig *cfg, const char *needs, const stru
         else
             n = snprintf(reason, len, "kernel %s lacks CONFIG_%s (needed for %s)", k, first_missing,
                          what);
-        /* Several ways would do: name every one looked for. */
-        if (strchr(needs, '|') && n > 0 && (size_t)n < len)
+        /* Several options or ways: name every one looked for. */
+        if (strpbrk(needs, "|+") && n > 0 && (size_t)n < len)
             describe_alternatives(needs, reason + n, len - (size_t)n);
     }
     return 0;

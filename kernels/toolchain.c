@@ -1,6 +1,7 @@
 /* The compiler-per-era table and the build go/refuse decision. */
 #include "kernels/toolchain.h"
 
+#include "kernels/compat.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -200,5 +201,16 @@ int lab_toolchain_check(lab_kver v, const struct lab_compiler *cc, int user_cc, 
              "the build inside a chroot with --wrap 'schroot -c %s --' (Debian %s ships %s)",
              ver, range, r->source, user_cc ? "this compiler" : "this host", cc->text, r->hint,
              r->chroot, r->chroot, r->hint);
+    return 0;
+}
+
+int lab_toolchain_decide(lab_kver v, const char *arch, const struct lab_compiler *cc, int user_cc,
+                         char *msg, size_t len)
+{
+    if (lab_toolchain_check(v, cc, user_cc, msg, len))
+        return 1;
+    const struct lab_compat_cover *c = lab_compat_covers(v, lab_compat_arch(arch));
+    if (c && !cc->is_clang && cc->version >= c->gcc_min && cc->version <= c->gcc_max)
+        return 2;
     return 0;
 }

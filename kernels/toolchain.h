@@ -54,4 +54,12 @@ int lab_compiler_probe(const char *cc, const char *wrap, struct lab_compiler *ou
 int lab_toolchain_check(lab_kver v, const struct lab_compiler *cc, int user_cc, char *msg,
                         size_t len);
 
+/* The decision the builder takes, with the era compat layer
+ * (kernels/compat.h): 0 refused (msg says why: today's message from
+ * lab_toolchain_check), 1 the compiler builds v natively, 2 it builds v
+ * through the compat layer (a gcc of the layer's range, for an arch it
+ * covers: "i686" or "x86_64"). */
+int lab_toolchain_decide(lab_kver v, const char *arch, const struct lab_compiler *cc, int user_cc,
+                         char *msg, size_t len);
+
 #endif

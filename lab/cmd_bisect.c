@@ -7,6 +7,7 @@
 #include "catalog.h"
 #include "cell.h"
 #include "commands.h"
+#include "junit.h"
 #include "session.h"
 #include "experiment.h"
 #include "kernels/build.h"
@@ -29,6 +30,7 @@
 
 struct bisect_opts {
     const char *repo, *good, *bad, *experiment, *metric, *profile, *fragment, *cc, *accel;
+    const char *junit; /* JUnit XML of the bisection, written at the end */
     double threshold;
     unsigned reps, max_reps, timeout;
     char *sets[32];
@@ -59,6 +61,7 @@ static void bisect_usage(FILE *out)
         "      --timeout S        seconds before a cell counts as hung\n"
         "      --show [ID]        print a stored bisection (default the newest)\n"
         "      --list             list the stored bisections\n"
+        "      --junit FILE       also write JUnit XML (with --show: of a stored one)\n"
         "metrics:\n");
     for (size_t i = 0; lab_metric_at(i); i++) {
         const struct lab_metric *m = lab_metric_at(i);
@@ -69,7 +72,7 @@ static void bisect_usage(FILE *out)
 
 static int parse_opts(int argc, char **argv, struct bisect_opts *o)
 {
-    enum { O_CONFIG = 256, O_CC, O_ACCEL, O_TIMEOUT, O_SHOW, O_LIST };
+    enum { O_CONFIG = 256, O_CC, O_ACCEL, O_TIMEOUT, O_SHOW, O_LIST, O_JUNIT };
     static const struct option longopts[] = {
         {"repo", required_argument, NULL, 'r'},
         {"good", required_argument, NULL, 'g'},
@@ -87,6 +90,7 @@ static int parse_opts(int argc, char **argv, struct bisect_opts *o)
         {"timeout", required_argument, NULL, O_TIMEOUT},
         {"show", no_argument, NULL, O_SHOW},
         {"list", no_argument, NULL, O_LIST},
+        {"junit", required_argument, NULL, O_JUNIT},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -160,6 +164,9 @@ static int parse_opts(int argc, char **argv, struct bisect_opts *o)
             break;
         case O_LIST:
             o->list = 1;
+            break;
+        case O_JUNIT:
+            o->junit = optarg;
             break;
         case 'h':
             bisect_usage(stdout);
@@ -472,6 +479,19 @@ static void print_step_line(const struct lab_bisect_step *s, const char *unit)
     fprintf(stderr, "\n");
 }
 
+/* The stored bisection as JUnit: written from the store, like --show. */
+static int write_junit(struct lab_bisect_db *db, int64_t id, const char *path)
+{
+    struct lab_bisect_info info;
+    struct lab_bisect_step *steps;
+    size_t n;
+    if (lab_bisect_db_load(db, id, &info, &steps, &n) != 0)
+        return lab_error("cannot read bisection %lld back for --junit", (long long)id);
+    int rc = lab_junit_write_bisect(&info, steps, n, path);
+    free(steps);
+    return rc;
+}
+
 static int do_show(const struct bisect_opts *o)
 {
     struct lab_bisect_db *db;
@@ -497,6 +517,8 @@ static int do_show(const struct bisect_opts *o)
             printf("\n");
             lab_bisect_print_table(stdout, steps, n, m ? m->unit : info.metric);
             free(steps);
+            if (o->junit && write_junit(db, info.id, o->junit) < 0)
+                rc = 1;
         }
         rc = rc != 0;
     }
@@ -770,6 +792,8 @@ int cmd_bisect(int argc, char **argv)
 done:
     lab_bisect_db_end(db, bid, status, first_bad[0] ? first_bad : NULL,
                       first_bad[0] ? first_subject : NULL, message);
+    if (o.junit && write_junit(db, bid, o.junit) < 0 && rc == 0)
+        rc = 1;
     lab_store_run_end(c.st, run,
                       c.stop == LAB_STOP_INTERRUPTED  ? "interrupted"
                       : strcmp(status, "failed") == 0 ? "failed"

@@ -3,6 +3,7 @@
  * remove: kernels/user.h) and the builder (kernels/build.h). */
 #include "build.h"
 #include "catalog.h"
+#include "compat.h"
 #include "commands.h"
 #include "era.h"
 #include "fetch.h"
@@ -346,9 +347,132 @@ static int kernels_build(int argc, char **argv)
     return rc;
 }
 
-/* The compiler table (kernels/toolchain.h). */
-static int kernels_toolchain(void)
+static void fmt_gcc(int v, char *buf, size_t len)
 {
+    if (v % 100 == 99)
+        snprintf(buf, len, "%d", v / 100);
+    else
+        snprintf(buf, len, "%d.%d", v / 100, v % 100);
+}
+
+static void print_range(const struct lab_compat_range *r, char *buf, size_t len)
+{
+    char from[32], until[32] = "";
+    lab_kver_format(r->from, from, sizeof from);
+    if (r->until)
+        lab_kver_format(r->until, until, sizeof until);
+    /* ranges start at -rc0: print the release */
+    char *rc = strstr(from, "-rc0");
+    if (rc)
+        *rc = '\0';
+    rc = strstr(until, "-rc0");
+    if (rc)
+        *rc = '\0';
+    snprintf(buf, len, "%s..%s%s %s%s", from, r->until ? "<" : "", until,
+             r->arch & LAB_COMPAT_I386 ? "i686" : "",
+             r->arch == LAB_COMPAT_ANY     ? ",x86_64"
+             : r->arch & LAB_COMPAT_X86_64 ? "x86_64"
+                                           : "");
+}
+
+static void print_verified(void)
+{
+    printf("\nVerified with the era compat layer (built and booted here):\n");
+    for (size_t i = 0; i < lab_compat_verified_count(); i++) {
+        const struct lab_compat_verified *v = lab_compat_verified_at(i);
+        printf("  %-12s %-7s %-9s %s\n", v->version, v->arch, v->gcc, v->result);
+    }
+}
+
+/* What the builder does for one version and arch. */
+static void toolchain_for(lab_kver v, const char *vs, const char *arch,
+                          const struct lab_compiler *host)
+{
+    unsigned a = lab_compat_arch(arch);
+    char msg[512];
+    printf("linux %s %s:\n", vs, arch);
+    const struct lab_toolchain_row *r = lab_toolchain_for(v);
+    if (r) {
+        char lo[16], hi[16] = "any";
+        fmt_gcc(r->gcc_min, lo, sizeof lo);
+        if (r->gcc_max)
+            fmt_gcc(r->gcc_max, hi, sizeof hi);
+        printf("  native: gcc %s..%s (%s)\n", lo, hi, r->source);
+    }
+    const struct lab_compat_cover *c = lab_compat_covers(v, a);
+    if (c) {
+        char lo[16], hi[16];
+        fmt_gcc(c->gcc_min, lo, sizeof lo);
+        fmt_gcc(c->gcc_max, hi, sizeof hi);
+        printf("  era compat layer: covered with gcc %s..%s (%s)\n", lo, hi, c->note);
+    } else {
+        printf("  era compat layer: not covered\n");
+    }
+    if (host) {
+        int d = lab_toolchain_decide(v, arch, host, 0, msg, sizeof msg);
+        printf("  this host's %s: %s\n", host->text,
+               d == 1   ? "builds it natively"
+               : d == 2 ? "builds it through the era compat layer"
+                        : "refused");
+        if (!d)
+            printf("    %s\n", msg);
+    }
+    if (!c)
+        return;
+    struct lab_compat_vars cv;
+    lab_compat_vars_for(v, a, &cv);
+    printf("  make: CC=\"gcc %s\"%s%s%s%s%s%s\n", cv.cflags, *cv.as ? " AS=\"" : "", cv.as,
+           *cv.as ? "\"" : "", *cv.ld ? " LD=\"" : "", cv.ld, *cv.ld ? "\"" : "");
+    lab_compat_vars_free(&cv);
+    printf("  flags:\n");
+    for (size_t i = 0; i < lab_compat_flag_count(); i++) {
+        const struct lab_compat_flag *f = lab_compat_flag_at(i);
+        if (lab_compat_range_has(&f->r, v, a))
+            printf("    %-34s %s\n", f->value, f->why);
+    }
+    printf("  fixups (on the lab's copy of the tree):\n");
+    for (size_t i = 0; i < lab_compat_fixup_count(); i++) {
+        const struct lab_compat_fixup *f = lab_compat_fixup_at(i);
+        if (!lab_compat_range_has(&f->r, v, a))
+            continue;
+        printf("    %-22s %s\n", f->id, f->files);
+        printf("    %-22s   changes: %s\n", "", f->what);
+        printf("    %-22s   because: %s\n", "", f->tool);
+    }
+}
+
+/* The compiler table (kernels/toolchain.h) and the era compat layer
+ * (kernels/compat.h); with a VERSION, what applies to it. */
+static int kernels_toolchain(int argc, char **argv)
+{
+    const char *version = NULL, *arch = NULL;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--arch") == 0 && i + 1 < argc)
+            arch = argv[++i];
+        else if (!version && argv[i][0] != '-')
+            version = argv[i];
+        else {
+            lab_error("usage: lab kernels toolchain [VERSION [--arch x86_64|i686]]");
+            return 2;
+        }
+    }
+    if (version) {
+        lab_kver v;
+        if (lab_kver_parse(version, &v) < 0) {
+            lab_error("%s: not a kernel version", version);
+            return 2;
+        }
+        struct lab_compiler host;
+        int have = lab_compiler_probe("gcc", NULL, &host, NULL) == 0;
+        if (arch) {
+            toolchain_for(v, version, arch, have ? &host : NULL);
+        } else {
+            toolchain_for(v, version, "i686", have ? &host : NULL);
+            toolchain_for(v, version, "x86_64", have ? &host : NULL);
+        }
+        print_verified();
+        return 0;
+    }
     printf("%-22s %-9s %-9s %-9s %s\n", "KERNELS", "GCC MIN", "GCC MAX", "SUGGEST", "SOURCE");
     for (size_t i = 0; i < lab_toolchain_row_count(); i++) {
         const struct lab_toolchain_row *r = lab_toolchain_row_at(i);
@@ -357,13 +481,22 @@ static int kernels_toolchain(void)
         if (r->until)
             lab_kver_format(r->until, until, sizeof until);
         snprintf(range, sizeof range, "%s..%s%s", from, r->until ? "<" : "", until);
-        snprintf(lo, sizeof lo, "%d.%d", r->gcc_min / 100, r->gcc_min % 100);
-        if (r->gcc_max && r->gcc_max % 100 == 99)
-            snprintf(hi, sizeof hi, "%d", r->gcc_max / 100);
-        else if (r->gcc_max)
-            snprintf(hi, sizeof hi, "%d.%d", r->gcc_max / 100, r->gcc_max % 100);
+        fmt_gcc(r->gcc_min, lo, sizeof lo);
+        if (r->gcc_max)
+            fmt_gcc(r->gcc_max, hi, sizeof hi);
         printf("%-22s %-9s %-9s %-9s %s\n", range, lo, hi, r->hint, r->source);
     }
+    printf("\nEra compat layer: these build with the host's gcc (flags and fixups; "
+           "`lab kernels toolchain VERSION` lists them):\n");
+    for (size_t i = 0; i < lab_compat_cover_count(); i++) {
+        const struct lab_compat_cover *c = lab_compat_cover_at(i);
+        char range[80], lo[16], hi[16];
+        print_range(&c->r, range, sizeof range);
+        fmt_gcc(c->gcc_min, lo, sizeof lo);
+        fmt_gcc(c->gcc_max, hi, sizeof hi);
+        printf("%-28s gcc %s..%s  %s\n", range, lo, hi, c->note);
+    }
+    print_verified();
     return 0;
 }
 
@@ -421,7 +554,7 @@ static int kernels_list_cmd(int argc, char **argv)
 
 static int kernels_toolchain_cmd(int argc, char **argv)
 {
-    return kernels_toolchain();
+    return kernels_toolchain(argc, argv);
 }
 
 /* Subcommands; `skip` is how many words before their own arguments. */

@@ -5,7 +5,10 @@
 #include "cell.h"
 #include "commands.h"
 #include "experiment.h"
+#include "json.h"
+#include "junit.h"
 #include "profile.h"
+#include "progress.h"
 #include "report.h"
 #include "session.h"
 #include "store.h"
@@ -30,6 +33,8 @@ struct run_opts {
     const char *bus;
     const char *channel;
     const char *accel;
+    const char *json, *junit; /* files written after the report */
+    double threshold;         /* --junit: smallest change that fails */
     unsigned reps;
     unsigned timeout;
     char *sets[32];
@@ -49,7 +54,11 @@ static void run_usage(FILE *out)
             "  -b, --bus B            ide, sata, scsi or virtio-scsi (default: the profile's)\n"
             "      --channel C        agent channel: virtio-port or uart (default: the era's)\n"
             "      --accel A          auto (default), tcg or kvm\n"
-            "      --timeout S        seconds before a cell counts as hung\n");
+            "      --timeout S        seconds before a cell counts as hung\n"
+            "      --json FILE        also write the run as JSON (schema in README.md)\n"
+            "      --junit FILE       also write JUnit XML: a slower comparison is a failure,\n"
+            "                         a cell that could not run an error\n"
+            "  -T, --threshold PCT    smallest slowdown that fails in --junit (default 5)\n");
 }
 
 static int parse_opts(int argc, char **argv, struct run_opts *o)
@@ -64,16 +73,32 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
         {"profile", required_argument, NULL, 'p'},
         {"bus", required_argument, NULL, 'b'},
         {"channel", required_argument, NULL, 'c'},
+        {"json", required_argument, NULL, 'J'},
+        {"junit", required_argument, NULL, 'U'},
+        {"threshold", required_argument, NULL, 'T'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     int ch;
     uint64_t v;
+    char *end;
+    o->threshold = 5;
     o->experiment = "seqread";
     o->accel = "auto";
     o->profile = "fast";
-    while ((ch = getopt_long(argc, argv, "k:e:n:s:p:b:h", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "k:e:n:s:p:b:T:h", longopts, NULL)) != -1) {
         switch (ch) {
+        case 'J':
+            o->json = optarg;
+            break;
+        case 'U':
+            o->junit = optarg;
+            break;
+        case 'T':
+            o->threshold = strtod(optarg, &end);
+            if (*end || !(o->threshold >= 0) || o->threshold > 1000)
+                return lab_error("--threshold wants a percentage, not '%s'", optarg);
+            break;
         case 'k':
             o->kernels = optarg;
             break;
@@ -221,6 +246,50 @@ static size_t plan_variants(const struct lab_experiment *exp, char (*loads)[16],
     return n;
 }
 
+/* Readahead settings a cell sweeps (1 without a readahead_list): each
+ * has its own warm-up. */
+static unsigned groups_of(const struct lab_experiment *e)
+{
+    unsigned groups = 1;
+    for (const char *p = e->readahead_list; p && *p; p++)
+        groups += *p == ',';
+    return groups;
+}
+
+/* Samples a cell sends: warm-ups and counted runs, per readahead setting. */
+static unsigned runs_per_cell(const struct lab_experiment *e)
+{
+    return (e->reps + e->warmup) * groups_of(e);
+}
+
+/* The status line, with each runnable cell's expected time from history. */
+static struct lab_progress *start_progress(struct lab_store *st, int64_t run,
+                                           const struct lab_cell_spec *specs, size_t ncells,
+                                           char (*skip)[256], const char *profile)
+{
+    struct lab_progress *p = lab_progress_start(stderr, st, run, ncells);
+    for (size_t i = 0; i < ncells; i++) {
+        char *params = lab_experiment_cmdline(specs[i].exp);
+        if (skip[i][0])
+            lab_progress_plan(p, i, NULL, NULL, NULL); /* takes no time */
+        else
+            lab_progress_plan(p, i, specs[i].kernel->name, params, profile);
+        free(params);
+    }
+    return p;
+}
+
+/* The machine-readable files, from the store like the table. */
+static int write_outputs(const struct run_opts *o, struct lab_store *st, int64_t run)
+{
+    int rc = 0;
+    if (o->json && lab_json_write(st, run, o->json) < 0)
+        rc = -1;
+    if (o->junit && lab_junit_write_run(st, run, o->threshold, o->junit) < 0)
+        rc = -1;
+    return rc;
+}
+
 int cmd_run(int argc, char **argv)
 {
     struct run_opts o = {0};
@@ -278,6 +347,7 @@ int cmd_run(int argc, char **argv)
     enum lab_session_stop stop = LAB_GO;
     char stop_why[600] = "";
     size_t done = 0;
+    struct lab_progress *progress = start_progress(st, run, specs, ncells, skip, profile.name);
     for (size_t i = 0; i < ncells; i++, done++) {
         struct lab_cell_result res;
         if ((stop = lab_session_check(&session, stop_why, sizeof stop_why)) != LAB_GO)
@@ -295,19 +365,24 @@ int cmd_run(int argc, char **argv)
             continue;
         }
         specs[i].virt_type = virt_type;
-        fprintf(stderr, "lab: [%zu/%zu] %s: %s\n", i + 1, ncells, kname, what);
-        if (lab_cell_run(env, &specs[i], &res) < 0) {
+        lab_progress_printf(progress, "lab: [%zu/%zu] %s: %s\n", i + 1, ncells, kname, what);
+        lab_progress_cell(progress, i, specs[i].kernel, what, runs_per_cell(specs[i].exp));
+        int cell_rc = lab_cell_run(env, &specs[i], &res);
+        lab_progress_cell_done(progress);
+        if (cell_rc < 0) {
             failed++;
             lab_error("cell %s/%s %s: %s", kname, what, lab_cell_status_name(res.status),
                       res.reason);
         } else {
-            fprintf(
-                stderr,
+            lab_progress_printf(
+                progress,
                 "lab: [%zu/%zu] %s: %u run(s) + %u warm-up, agent up after %.1f s, cell %.1f s\n",
-                i + 1, ncells, kname, res.samples - exp.warmup, exp.warmup,
-                (double)res.hello_ns / 1e9, (double)res.total_ns / 1e9);
+                i + 1, ncells, kname, res.samples - exp.warmup * groups_of(&exp),
+                exp.warmup * groups_of(&exp), (double)res.hello_ns / 1e9,
+                (double)res.total_ns / 1e9);
         }
     }
+    lab_progress_stop(progress);
     if (stop == LAB_GO)
         stop = lab_session_check(&session, stop_why, sizeof stop_why);
     if (stop == LAB_STOP_STORE || stop == LAB_STOP_LIBVIRT)
@@ -316,11 +391,12 @@ int cmd_run(int argc, char **argv)
     lab_store_run_end(st, run, status);
     printf("\n");
     lab_report_run(stdout, st, run);
+    int written = write_outputs(&o, st, run);
     if (lab_interrupted)
         fprintf(stderr,
                 "lab: interrupted; the samples measured so far are stored (lab show %lld)\n",
                 (long long)run);
-    rc = lab_interrupted ? 130 : failed || stop ? 1 : 0;
+    rc = lab_interrupted ? 130 : failed || stop || written < 0 ? 1 : 0;
 out_session:
     lab_session_close(&session);
 out_exp:

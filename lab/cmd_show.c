@@ -1,5 +1,6 @@
 /* lab runs, lab show: what the result store holds. */
 #include "commands.h"
+#include "json.h"
 #include "reconcile.h"
 #include "report.h"
 #include "store.h"
@@ -7,6 +8,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 static int print_run(const struct lab_run_info *r, void *ctx)
@@ -39,31 +41,53 @@ int cmd_runs(int argc, char **argv)
     return 0;
 }
 
+/* The run named by arg, or the newest; -1 with an error. */
+static int64_t pick_run(struct lab_store *st, const char *arg)
+{
+    if (!arg) {
+        int64_t run = lab_store_last_run(st);
+        if (run < 0)
+            lab_error("the store %s holds no runs yet", lab_store_path());
+        return run;
+    }
+    int64_t run;
+    if (lab_parse_id(arg, &run) < 0) {
+        lab_error("not a run number: '%s' (see `lab runs`)", arg);
+        return -1;
+    }
+    return run;
+}
+
 int cmd_show(int argc, char **argv)
 {
-    struct lab_store *st = open_store();
-    int64_t run;
-    if (!st)
-        return 1;
-    if (argc > 1) {
-        if (lab_parse_id(argv[1], &run) < 0) {
-            lab_store_close(st);
-            {
-                lab_error("not a run number: '%s' (see `lab runs`)", argv[1]);
-                return 2;
-            }
-        }
-    } else {
-        run = lab_store_last_run(st);
-        if (run < 0) {
-            lab_store_close(st);
-            {
-                lab_error("the store %s holds no runs yet", lab_store_path());
-                return 1;
-            }
+    const char *arg = NULL, *format = "text";
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--format") == 0 && i + 1 < argc)
+            format = argv[++i];
+        else if (strncmp(argv[i], "--format=", 9) == 0)
+            format = argv[i] + 9;
+        else if (argv[i][0] != '-' && !arg)
+            arg = argv[i];
+        else {
+            lab_error("usage: lab show [RUN] [--format text|json]");
+            return 2;
         }
     }
-    int rc = lab_report_run(stdout, st, run) < 0 ? 1 : 0;
+    if (strcmp(format, "text") != 0 && strcmp(format, "json") != 0) {
+        lab_error("unknown format '%s' (text or json)", format);
+        return 2;
+    }
+    struct lab_store *st = open_store();
+    if (!st)
+        return 1;
+    int64_t run = pick_run(st, arg);
+    int rc;
+    if (run < 0)
+        rc = arg ? 2 : 1; /* a bad number, or an empty store */
+    else if (strcmp(format, "json") == 0)
+        rc = lab_json_write(st, run, "-") < 0 ? 1 : 0;
+    else
+        rc = lab_report_run(stdout, st, run) < 0 ? 1 : 0;
     lab_store_close(st);
     return rc;
 }

@@ -12,23 +12,8 @@ struct trace_ctx {
     int64_t run;
     const char *kernel;
     int shown;
-    int warmup;
     struct lab_trace_window window;
 };
-
-/* The counted runs' span on the host clock: boot, warm-up and power-off
- * requests are left out. */
-static int widen(const struct lab_sample *s, void *arg)
-{
-    struct trace_ctx *t = arg;
-    if (s->rep < t->warmup || !s->host_begin_ns)
-        return 0;
-    if (!t->window.from_ns || s->host_begin_ns < t->window.from_ns)
-        t->window.from_ns = s->host_begin_ns;
-    if (s->host_end_ns > t->window.to_ns)
-        t->window.to_ns = s->host_end_ns;
-    return 0;
-}
 
 static int show_cell(const struct lab_cell_info *ci, void *arg)
 {
@@ -39,11 +24,7 @@ static int show_cell(const struct lab_cell_info *ci, void *arg)
         return 0;
     if (!lab_store_cell_get(t->st, ci->id, "trace", path, sizeof path))
         return 0;
-    char warmup[16];
-    t->warmup =
-        lab_store_cell_get(t->st, ci->id, "warmup", warmup, sizeof warmup) ? atoi(warmup) : 0;
-    t->window = (struct lab_trace_window){0, 0};
-    lab_store_foreach_sample(t->st, ci->id, widen, t);
+    t->window = lab_trace_cell_window(t->st, ci->id);
     FILE *f = fopen(path, "r");
     if (!f) {
         lab_warn("cannot open %s", path);

@@ -10,6 +10,9 @@ int cmd_show(int argc, char **argv);
 int cmd_runs(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);
+int cmd_doctor(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 /* The result store every command reads and writes ($LAB_STORE or
  * $LAB_HOME/results.db). */

@@ -12,7 +12,7 @@ static const struct command {
     int (*fn)(int, char **);
     const char *args, *what;
 } commands[] = {
-    {"run", cmd_run, "--kernels A,B [--experiment E] [--profile P]", "boot kernels, run, compare"},
+    {"run", cmd_run, "--kernels A,B [-e E] [--json F] [--junit F]", "boot kernels, run, compare"},
     {"kernels", cmd_kernels, "list|show|era|fetch|add|remove|build|toolchain",
      "catalog, era facts, user kernels, builds"},
     {"bisect", cmd_bisect, "--repo DIR --good REF --bad REF --metric M",
@@ -20,8 +20,11 @@ static const struct command {
     {"experiments", cmd_experiments, "", "the shipped experiments"},
     {"profiles", cmd_profiles, "", "the hardware profiles"},
     {"runs", cmd_runs, "", "stored runs"},
-    {"show", cmd_show, "[RUN]", "report of a stored run"},
+    {"show", cmd_show, "[RUN] [--format json]", "report of a stored run"},
     {"trace", cmd_trace, "[RUN [KERNEL]]", "the era disk's request pattern in a run"},
+    {"report", cmd_report, "RUN [RUN ...] --html DIR", "an HTML page of plots of stored runs"},
+    {"compare", cmd_compare, "RUN_A RUN_B", "two stored runs side by side"},
+    {"doctor", cmd_doctor, "", "check what a cell needs on this machine"},
 };
 
 static void usage(FILE *out)

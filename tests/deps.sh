@@ -8,6 +8,7 @@ packages=(
     libguestfs-dev libguestfs-tools nbdkit nbdkit-plugin-dev
     libcmocka-dev libsqlite3-dev libgsl-dev libxml2-dev libarchive-dev liblzma-dev libssl-dev
     libjson-c-dev libseccomp-dev sqlite3 e2fsprogs kmod xz-utils dpkg-dev bc
+    libxml2-utils python3 chromium  # output checks: xmllint, json.tool, the HTML page
     linux-image-amd64  # a host kernel for the libguestfs appliance that checks images
     ccache flex bison libelf-dev  # lab kernels build
     clang libclang-rt-14-dev  # make fuzz: libFuzzer and the sanitizer runtimes

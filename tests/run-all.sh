@@ -14,7 +14,7 @@ run_one() {  # name, command...
     if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); failed+=("$name"); fi
 }
 
-export LAB_GOLDEN_DIR=$here/golden
+export LAB_GOLDEN_DIR=$here/golden LAB_SCHEMA_DIR=$here/schema
 # Units never see the shared cache: a user kernel someone else registered
 # there (an era build in progress) must not change their result.
 unit_home=$(mktemp -d /tmp/lab-units.XXXXXX)

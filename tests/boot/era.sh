@@ -104,6 +104,30 @@ if "$lab" kernels show lab-2.6.9 >/dev/null 2>&1; then
     "$lab" kernels remove ci-nodisk-$$ >/dev/null 2>&1
 fi
 
+# A user image of the 2.6.10-2.6.24 class whose .config drives PIIX with
+# drivers/ide (before 2.6.21 the only way; after, what such a .config
+# says): the lab's 2.6.12-rc2, registered as a user would, runs on hda.
+tarball=$srcs/linux-2.6.12-rc2.tar.xz
+if "$lab" kernels build "$tarball" --arch i686 --name lab-2.6.12-rc2 >"$tmp/b12" 2>&1; then
+    dir=$home/kernels/user/lab-2.6.12-rc2
+    check "2.6.12-rc2's .config drives IDE with drivers/ide" \
+        grep -qx 'CONFIG_BLK_DEV_PIIX=y' "$dir/config"
+    "$lab" kernels add ci-user-$$ --image "$dir/bzImage" --config "$dir/config" >"$tmp/add" 2>&1
+    check "lab kernels add takes the image (version from its header)" \
+        grep -q 'linux 2.6.12-rc2' "$tmp/add"
+    "$lab" run --kernels ci-user-$$ --experiment seqread --bus ide --set file_size=32M \
+        --set reps=1 --set verify=1 >"$tmp/u" 2>&1
+    rc=$?
+    cat "$tmp/u"
+    check "seqread on the user image exits 0 (got $rc)" test $rc -eq 0
+    setup_log "$(run_id)" >"$tmp/setupu"
+    check "its disk is hda, as its .config says" grep -q ' dev=hda ' "$tmp/setupu"
+    "$lab" kernels remove ci-user-$$ >/dev/null 2>&1
+else
+    tail -20 "$tmp/b12"
+    not_ok "linux 2.6.12-rc2 builds"
+fi
+
 # A kernel that cannot read its disk fails the smoke test and is refused:
 # Debian's 6.12 image without its modules has no disk driver built in.
 "$lab" kernels fetch 6.12.113 >/dev/null 2>&1

@@ -15,6 +15,16 @@ check() {  # description, command...
     if "$@"; then ok "$what"; else not_ok "$what"; fi
 }
 sql() { sqlite3 -batch -noheader "$LAB_STORE" "$@"; }
+# Figures come from the run's JSON document, never from the table's columns.
+# json FILE EXPR: a Python expression over the document d, printed.
+json() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"; }
+# json_row FILE LABEL EXPR: the same over the row r with that label.
+json_row() {
+    python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+r = next(r for r in d["rows"] if r["label"] == sys.argv[2])
+print(eval(sys.argv[3]))' "$@"
+}
 
 # Nothing of a finished lab is left: no domain, no QEMU, no nbdkit, no
 # socket. A lab domain is named lab-<pid of its lab>-...; one whose lab has

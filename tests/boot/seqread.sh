@@ -2,11 +2,15 @@
 # Boots both default Debian kernels under QEMU (TCG here) on PIIX IDE and
 # checks real measured results: every sample read the whole file, the agent
 # verified every word it read, times are positive and MB/s agrees with them.
+# Figures are read from the run's JSON (--json), the JUnit file is checked
+# against the schema.
 . "$(dirname "$0")/lib.sh"
 
 size=$((64 << 20))
 out=$tmp/out
-"$lab" run --kernels 6.1.0-47,6.12.113 --reps 2 --set file_size=64M --set verify=1 >"$out" 2>"$tmp/err"
+doc=$tmp/run.json junit=$tmp/run.xml
+"$lab" run --kernels 6.1.0-47,6.12.113 --reps 2 --set file_size=64M --set verify=1 \
+    --json "$doc" --junit "$junit" >"$out" 2>"$tmp/err"
 rc=$?
 cat "$out"
 check "lab run exits 0 (got $rc)" test $rc -eq 0 || cat "$tmp/err"
@@ -16,8 +20,8 @@ for k in 6.1.0-47 6.12.113; do
     n=$(sql "select count(*) from samples s join cells c on s.cell = c.id
              where c.run = $run and c.kernel = '$k'")
     check "$k: 1 warm-up + 2 samples stored (got $n)" test "$n" -eq 3
-    n=$(awk -v k="$k" '$1 == k && NF == 12 { print $2 }' "$out")
-    check "$k: the table counts the 2 runs after the warm-up (n=$n)" test "$n" = 2
+    n=$(json_row "$doc" "$k" 'r["n"]')
+    check "$k: the JSON counts the 2 runs after the warm-up (n=$n)" test "$n" = 2
     bad=$(sql "select count(*) from samples s join cells c on s.cell = c.id
                where c.run = $run and c.kernel = '$k' and (bytes != $size or real_ns <= 0)")
     check "$k: every sample read $size bytes in a positive time" test "$bad" -eq 0
@@ -28,12 +32,20 @@ for k in 6.1.0-47 6.12.113; do
                  where c.run = $run and c.kernel = '$k' and key = 'uname'")
     check "$k: the guest ran the kernel asked for (uname $uname)" \
         bash -c "case '$uname' in ${k}*) true;; *) false;; esac"
-    # The table's mean MB/s equals bytes over the mean of per-run MB/s.
-    want=$(sql "select printf('%.1f', avg(bytes / (real_ns / 1e9) / 1e6)) from samples s
+    # The reported mean MB/s is the mean of the counted runs' bytes / time.
+    want=$(sql "select printf('%.4f', avg(bytes / (real_ns / 1e9) / 1e6)) from samples s
                 join cells c on s.cell = c.id where c.run = $run and c.kernel = '$k' and rep >= 1")
-    got=$(awk -v k="$k" '$1 == k && NF == 12 { print $8 }' "$out")
-    check "$k: table mean MB/s $got matches the samples ($want)" test "$got" = "$want"
+    got=$(json_row "$doc" "$k" '"%.4f" % r["summaries"]["mbps"]["mean"]')
+    check "$k: mean MB/s $got matches the samples ($want)" test "$got" = "$want"
 done
 check "the comparison line is printed" grep -q '^6.12.113 vs 6.1.0-47: MB/s' "$out"
+check "the JSON has the comparison" \
+    test "$(json "$doc" '[c["row"] + " vs " + c["base"] for c in d["comparisons"]]')" = \
+    "['6.12.113 vs 6.1.0-47']"
+check "the JSON holds every stored sample" test "$(json "$doc" \
+    'sum(len(c["samples"]) for c in d["cells"])')" = "$(sql "select count(*) from samples")"
+check "the JUnit file is valid" xmllint --noout --schema "$(dirname "$0")/../schema/junit.xsd" "$junit"
+check "the JUnit file has 2 cells and 1 comparison, no error" \
+    test "$(xmllint --xpath 'concat(count(//testcase), count(//error))' "$junit")" = 30
 check_no_leaks
 finish

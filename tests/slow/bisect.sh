@@ -19,7 +19,7 @@ check "the injected commit is in the repo ($want)" test -n "$want"
 out=$tmp/out
 start=$(date +%s)
 "$lab" bisect --repo "$repo" --good "$good" --bad HEAD --experiment seqread --metric mbps \
-    --profile pata-2003 --set file_size=64M --reps 5 >"$out" 2>"$tmp/err"
+    --profile pata-2003 --set file_size=64M --reps 5 --junit "$tmp/bisect.xml" >"$out" 2>"$tmp/err"
 rc=$?
 secs=$(( $(date +%s) - start ))
 grep '^lab: bisect' "$tmp/err"
@@ -30,6 +30,11 @@ check "it names the injected commit first bad" \
     grep -qxF "first bad commit: $want $injected" "$out"
 check "the evidence table is printed" grep -q '^step  commit .*verdict .*p good .*p bad' "$out"
 check "the endpoints' difference is printed" grep -q 'good and bad differ: ' "$out"
+check "the JUnit file is valid" \
+    xmllint --noout --schema "$(dirname "$0")/../schema/junit.xsd" "$tmp/bisect.xml"
+check "the JUnit result fails, naming the first bad commit" \
+    test "$(xmllint --xpath "count(//testcase[@name='result']/failure[contains(@message,'$want')])" \
+        "$tmp/bisect.xml")" = 1
 
 id=$(sql "select max(id) from bisect")
 check "the bisection is stored as found" test "$(sql "select status from bisect where id = $id")" = found

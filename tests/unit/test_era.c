@@ -312,6 +312,8 @@ static void test_catalog_eras(void **state)
 {
     for (size_t i = 0; i < lab_kernel_count(); i++) {
         const struct lab_kernel *k = lab_kernel_at(i);
+        if (strcmp(k->source, "debian") != 0)
+            continue; /* user kernels in LAB_HOME (an era build has no virtio) */
         struct lab_era e;
         if (k->dir)
             continue;

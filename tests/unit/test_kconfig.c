@@ -131,7 +131,8 @@ static void test_era_options(void **state)
                      0);
     c.kernel = "old";
     assert_int_equal(lab_kconfig_bus_ok(&c, "ide", &era, reason, sizeof reason), 0);
-    assert_string_equal(reason, "kernel old lacks CONFIG_BLK_DEV_PIIX (needed for bus ide)");
+    assert_string_equal(reason, "kernel old lacks CONFIG_BLK_DEV_PIIX (needed for bus ide); "
+                                "looked for CONFIG_BLK_DEV_PIIX + CONFIG_BLK_DEV_IDEDISK");
     assert_int_equal(lab_kconfig_bus_ok(&c, "sata", &era, reason, sizeof reason), 1);
     lab_kconfig_free(&c);
     /* 2.4: modules cannot be loaded by the agent even with a tree */

@@ -114,7 +114,10 @@ static void test_makefile_version(void **state)
     assert_int_equal(lab_makefile_version("all:\n\techo hi\n", v, sizeof v), -1);
     assert_string_equal(lab_build_fragment_name(kv("6.1")), "lab-6.x.config");
     assert_string_equal(lab_build_fragment_name(kv("2.6.32")), "lab-2.6.config");
-    assert_null(lab_build_fragment_name(kv("2.4.20")));
+    assert_string_equal(lab_build_fragment_name(kv("2.4.20")), "lab-2.4.config");
+    assert_string_equal(lab_build_fragment_name(kv("2.4.0-test1")), "lab-2.4.config");
+    assert_null(lab_build_fragment_name(kv("2.5.70")));
+    assert_null(lab_build_fragment_name(kv("2.2.26")));
 }
 
 int main(void)

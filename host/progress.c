@@ -1,0 +1,304 @@
+/* The status line and its ticker. One mutex guards the line: the ticker
+ * redraws it, the run's log lines clear it first, and lab's own messages
+ * (lab_error from a cell) clear it through util's message hook. */
+#include "progress.h"
+#include "fetch.h"
+#include "util.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TICK_MS   250
+#define MAX_PLAN  256
+#define CLEAR_EOL "\r\033[K"
+
+struct lab_progress {
+    FILE *out;
+    int tty;
+    int ticking; /* a ticker thread runs (not with LAB_PROGRESS=off) */
+    struct lab_store *st;
+    int64_t run;
+    size_t ncells;
+    int64_t expect_ns[MAX_PLAN]; /* per cell, from history; -1 unknown */
+    int64_t run_start, cell_start;
+    size_t cell; /* the cell running, or ncells between cells */
+    const struct lab_kernel *kernel;
+    char what[128];
+    unsigned runs;
+    char line[256]; /* what is on the terminal now ("" none) */
+    char phase[32]; /* the last phase printed (plain mode) */
+    int stopping;
+    pthread_t ticker;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+};
+
+static struct lab_progress *active; /* for the message hook */
+
+void lab_progress_clock(char *buf, size_t len, int64_t ns)
+{
+    if (ns < 0) {
+        snprintf(buf, len, "?");
+        return;
+    }
+    long s = (long)(ns / 1000000000);
+    if (s >= 3600)
+        snprintf(buf, len, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+    else
+        snprintf(buf, len, "%ld:%02ld", s / 60, s % 60);
+}
+
+enum mode { MODE_OFF, MODE_PLAIN, MODE_TTY };
+
+static enum mode want_mode(FILE *out)
+{
+    const char *mode = getenv("LAB_PROGRESS"), *term = getenv("TERM");
+    static const struct {
+        const char *name;
+        enum mode m;
+    } names[] = {{"tty", MODE_TTY}, {"plain", MODE_PLAIN}, {"off", MODE_OFF}};
+    for (size_t i = 0; mode && i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(mode, names[i].name) == 0)
+            return names[i].m;
+    return isatty(fileno(out)) && !(term && strcmp(term, "dumb") == 0) ? MODE_TTY : MODE_PLAIN;
+}
+
+/* ---- the phase, from the store ---- */
+
+struct cell_state {
+    int64_t id;
+    int found;
+};
+
+static int last_running(const struct lab_cell_info *ci, void *arg)
+{
+    struct cell_state *c = arg;
+    if (strcmp(ci->status, "running") == 0) {
+        c->id = ci->id;
+        c->found = 1;
+    }
+    return 0;
+}
+
+static int count_sample(const struct lab_sample *s, void *arg)
+{
+    (*(unsigned *)arg)++;
+    return 0;
+}
+
+/* Store reads only: called without the line's lock, so a store error's
+ * message (which clears the line) cannot deadlock against the ticker. */
+static void read_phase(struct lab_store *st, int64_t run, const struct lab_kernel *k, unsigned runs,
+                       char *buf, size_t len)
+{
+    struct cell_state c = {0};
+    char fact[64];
+    unsigned samples = 0;
+    lab_store_foreach_cell(st, run, last_running, &c);
+    if (!c.found || !lab_store_cell_get(st, c.id, "bus", fact, sizeof fact)) {
+        snprintf(buf, len, "%s", lab_kernel_is_cached(k) ? "image" : "fetch");
+        return;
+    }
+    if (!lab_store_cell_get(st, c.id, "boot_to_agent_ns", fact, sizeof fact)) {
+        snprintf(buf, len, "boot");
+        return;
+    }
+    lab_store_foreach_sample(st, c.id, count_sample, &samples);
+    if (samples < runs)
+        snprintf(buf, len, "run %u/%u", samples + 1, runs);
+    else
+        snprintf(buf, len, "teardown");
+}
+
+/* What is left: the rest of this cell, then every cell after it. */
+static int64_t eta_ns(const struct lab_progress *p, int64_t now)
+{
+    int64_t left = 0;
+    for (size_t i = p->cell; i < p->ncells && i < MAX_PLAN; i++) {
+        if (p->expect_ns[i] < 0)
+            return -1;
+        left += p->expect_ns[i];
+    }
+    int64_t done = now - p->cell_start;
+    left -= done < p->expect_ns[p->cell] ? done : p->expect_ns[p->cell];
+    return left;
+}
+
+/* ---- drawing (with the lock held) ---- */
+
+static void clear_line(struct lab_progress *p)
+{
+    if (p->tty && p->line[0]) {
+        fputs(CLEAR_EOL, p->out);
+        fflush(p->out);
+    }
+    p->line[0] = '\0';
+}
+
+static void draw(struct lab_progress *p, const char *phase)
+{
+    int64_t now = lab_now_ns();
+    char cell_t[16], run_t[16], eta[16], text[sizeof p->line];
+    lab_progress_clock(cell_t, sizeof cell_t, now - p->cell_start);
+    lab_progress_clock(run_t, sizeof run_t, now - p->run_start);
+    lab_progress_clock(eta, sizeof eta, eta_ns(p, now));
+    snprintf(text, sizeof text, "lab: [%zu/%zu] %s %s: %s  %s (run %s), ETA %s", p->cell + 1,
+             p->ncells, p->kernel->name, p->what, phase, cell_t, run_t, eta);
+    if (p->tty) {
+        if (strcmp(text, p->line) == 0)
+            return;
+        fprintf(p->out, CLEAR_EOL "%s", text);
+        fflush(p->out);
+        snprintf(p->line, sizeof p->line, "%s", text);
+    } else if (strcmp(phase, p->phase) != 0) {
+        /* A log gets one line per phase, not one per second. */
+        fprintf(p->out, "%s\n", text);
+        fflush(p->out);
+        snprintf(p->phase, sizeof p->phase, "%s", phase);
+    }
+}
+
+static void wait_tick(struct lab_progress *p)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_nsec += TICK_MS * 1000000L;
+    ts.tv_sec += ts.tv_nsec / 1000000000L;
+    ts.tv_nsec %= 1000000000L;
+    pthread_cond_timedwait(&p->wake, &p->lock, &ts);
+}
+
+static void *tick(void *arg)
+{
+    struct lab_progress *p = arg;
+    pthread_mutex_lock(&p->lock);
+    while (!p->stopping) {
+        size_t cell = p->cell;
+        const struct lab_kernel *k = p->kernel;
+        unsigned runs = p->runs;
+        if (cell < p->ncells && k) {
+            char phase[32];
+            pthread_mutex_unlock(&p->lock);
+            read_phase(p->st, p->run, k, runs, phase, sizeof phase);
+            pthread_mutex_lock(&p->lock);
+            if (!p->stopping && p->cell == cell)
+                draw(p, phase);
+        }
+        if (!p->stopping)
+            wait_tick(p);
+    }
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
+}
+
+/* Before lab_error and friends write: clear the line (util's hook). */
+static void before_message(void)
+{
+    if (!active)
+        return;
+    pthread_mutex_lock(&active->lock);
+    clear_line(active);
+    pthread_mutex_unlock(&active->lock);
+}
+
+/* ---- the API ---- */
+
+struct lab_progress *lab_progress_start(FILE *out, struct lab_store *st, int64_t run, size_t ncells)
+{
+    struct lab_progress *p = lab_xcalloc(1, sizeof *p);
+    pthread_mutexattr_t attr;
+    enum mode mode = want_mode(out);
+    p->out = out;
+    p->tty = mode == MODE_TTY;
+    p->st = st;
+    p->run = run;
+    p->ncells = ncells;
+    p->cell = ncells;
+    p->run_start = lab_now_ns();
+    for (size_t i = 0; i < MAX_PLAN; i++)
+        p->expect_ns[i] = -1;
+    /* Recursive: a message from inside the ticker's store calls clears the
+     * line under the lock it already holds. */
+    pthread_mutexattr_init(&attr);
+    pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&p->lock, &attr);
+    pthread_mutexattr_destroy(&attr);
+    pthread_cond_init(&p->wake, NULL);
+    active = p;
+    lab_message_hook = before_message;
+    p->ticking = mode != MODE_OFF;
+    if (p->ticking && pthread_create(&p->ticker, NULL, tick, p) != 0)
+        abort();
+    return p;
+}
+
+void lab_progress_plan(struct lab_progress *p, size_t index, const char *kernel, const char *params,
+                       const char *profile)
+{
+    if (index < MAX_PLAN)
+        p->expect_ns[index] =
+            kernel ? lab_store_cell_history_ns(p->st, kernel, params, profile) : 0;
+}
+
+void lab_progress_cell(struct lab_progress *p, size_t index, const struct lab_kernel *k,
+                       const char *what, unsigned runs)
+{
+    pthread_mutex_lock(&p->lock);
+    p->cell = index;
+    p->kernel = k;
+    snprintf(p->what, sizeof p->what, "%s", what);
+    p->runs = runs;
+    p->cell_start = lab_now_ns();
+    p->phase[0] = '\0';
+    pthread_cond_signal(&p->wake);
+    pthread_mutex_unlock(&p->lock);
+}
+
+/* A cell without history is expected to take as long as this one did:
+ * the ETA of a first run improves as it goes. */
+void lab_progress_cell_done(struct lab_progress *p)
+{
+    pthread_mutex_lock(&p->lock);
+    int64_t took = lab_now_ns() - p->cell_start;
+    for (size_t i = p->cell + 1; i < p->ncells && i < MAX_PLAN; i++)
+        if (p->expect_ns[i] < 0)
+            p->expect_ns[i] = took;
+    clear_line(p);
+    p->cell = p->ncells;
+    pthread_mutex_unlock(&p->lock);
+}
+
+void lab_progress_printf(struct lab_progress *p, const char *fmt, ...)
+{
+    va_list ap;
+    pthread_mutex_lock(&p->lock);
+    clear_line(p);
+    va_start(ap, fmt);
+    vfprintf(p->out, fmt, ap);
+    va_end(ap);
+    fflush(p->out);
+    pthread_cond_signal(&p->wake); /* redraw at once */
+    pthread_mutex_unlock(&p->lock);
+}
+
+void lab_progress_stop(struct lab_progress *p)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->lock);
+    p->stopping = 1;
+    clear_line(p);
+    pthread_cond_signal(&p->wake);
+    pthread_mutex_unlock(&p->lock);
+    if (p->ticking)
+        pthread_join(p->ticker, NULL);
+    lab_message_hook = NULL;
+    active = NULL;
+    pthread_cond_destroy(&p->wake);
+    pthread_mutex_destroy(&p->lock);
+    free(p);
+}

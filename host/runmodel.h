@@ -1,0 +1,125 @@
+/* A stored run read into rows and comparisons: what the text table, the
+ * JSON document, the JUnit file, the HTML page and `lab compare` all show,
+ * computed once so they cannot disagree. A row is a cell, or in a
+ * readahead sweep a cell at one setting; warm-up samples are left out of
+ * the rows (the JSON lists them, marked). */
+#ifndef LAB_RUNMODEL_H
+#define LAB_RUNMODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stats.h"
+#include "store.h"
+
+#define LAB_MODEL_MAX_ROWS 64
+
+/* Per-sample figures a row holds. */
+enum lab_fig {
+    LAB_FIG_SECS,
+    LAB_FIG_MBPS,
+    LAB_FIG_IOPS,
+    LAB_FIG_USER,
+    LAB_FIG_SYS,
+    LAB_FIG_LAT_MEAN,
+    LAB_FIG_LAT_P50,
+    LAB_FIG_LAT_P99,
+    LAB_FIG_CPU_USER,
+    LAB_FIG_CPU_SYS,
+    LAB_FIG_CPU_IDLE,
+    LAB_FIG_CPU_IOWAIT,
+    LAB_FIG_HOST_SECS,
+    LAB_FIG_FILES,
+    LAB_FIG_LOADS,    /* background load units completed during the run */
+    LAB_FIG_FG_CPU,   /* the foreground's CPU share of the run, % (rusage) */
+    LAB_FIG_LOAD_CPU, /* the rest of the busy CPU, % (/proc/stat minus rusage) */
+    LAB_FIG_OPS,      /* overwrite: operations per second */
+    LAB_FIG_RATIO,    /* time against the same kernel's run without load */
+    LAB_FIG_LOAD_MB,  /* MB the background load moved during the run */
+    LAB_FIG_COUNT
+};
+
+/* Machine name ("mbps") and unit ("MB/s") of a figure, for JSON and plots. */
+const char *lab_fig_name(enum lab_fig f);
+const char *lab_fig_unit(enum lab_fig f);
+
+struct lab_column {
+    enum lab_fig m;
+    const char *title;
+    int decimals;
+    int stats; /* 1: min mean max stddev; 0: mean only */
+};
+
+/* How a test's runs are shown and compared. */
+struct lab_shape {
+    const char *test;
+    int lower_is_better; /* the compared figure is a time */
+    int bytes_per_run;   /* the header says how much each run read */
+    const char *unit_note;
+    enum lab_fig compare; /* the figure kernels are compared on */
+    const char *compare_name;
+    struct lab_column cols[8]; /* ends at the first NULL title */
+};
+
+struct lab_model_row {
+    int64_t cell;
+    long ra;    /* readahead of the row's samples in a sweep; -1 otherwise */
+    int warmup; /* samples with rep < warmup (in each sweep group) are left out */
+    char kernel[128];
+    char label[160];    /* what the row is called in the table */
+    char load[32];      /* the background load ("" none; contest: "no_load") */
+    char scheduler[32]; /* the IO scheduler asked for ("" the kernel's own) */
+    char variant[64];   /* load and scheduler: rows compare across kernels with the same */
+    char status[32];
+    char reason[1024];
+    size_t n;
+    double *v[LAB_FIG_COUNT];
+    uint64_t bytes;
+    int seen; /* samples routed here, warm-up included */
+};
+
+enum lab_verdict {
+    LAB_VERDICT_TOO_FEW, /* fewer than 2 samples on a side: not compared */
+    LAB_VERDICT_SAME,    /* no significant difference */
+    LAB_VERDICT_SLOWER,  /* significant, in the bad direction */
+    LAB_VERDICT_FASTER,
+};
+const char *lab_verdict_name(enum lab_verdict v); /* "too-few", "same", "slower", "faster" */
+/* SAME, SLOWER or FASTER: slower is a drop of a throughput, a rise of a time. */
+enum lab_verdict lab_verdict_of(const struct lab_comparison *c, int lower_is_better);
+
+/* A row against the first kernel's row at the same setting and load. */
+struct lab_model_cmp {
+    size_t row, base; /* indexes into rows */
+    enum lab_verdict verdict;
+    struct lab_comparison c; /* valid unless verdict is TOO_FEW */
+};
+
+struct lab_model {
+    struct lab_store *st; /* the store it was read from */
+    int64_t run;
+    char experiment[128];
+    char test[32];
+    int sweep; /* rows per readahead setting */
+    const struct lab_shape *shape;
+    struct lab_model_row rows[LAB_MODEL_MAX_ROWS];
+    size_t nrows;
+    struct lab_model_cmp cmps[LAB_MODEL_MAX_ROWS];
+    size_t ncmps;
+};
+
+/* Reads run `run`. NULL with an error when the run has no cells. */
+struct lab_model *lab_model_load(struct lab_store *st, int64_t run);
+void lab_model_free(struct lab_model *m); /* NULL is fine */
+
+/* The summary of figure f over a row's counted samples; -1 when n == 0. */
+int lab_model_summary(const struct lab_model_row *r, enum lab_fig f, struct lab_summary *out);
+
+/* 1 when a comparison is significant, in the bad direction, and at least
+ * threshold_pct large: what CI should fail on. */
+int lab_model_regressed(const struct lab_model_cmp *c, double threshold_pct);
+
+/* A number from a sample's extra keys ("k=v k=v"); -1 if absent. */
+double lab_extra_num(const char *extra, const char *key);
+
+#endif

@@ -1,0 +1,1060 @@
+/* The era compat layer; see compat.h. */
+#include "kernels/compat.h"
+
+#include "kernels/toolchain.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <glob.h>
+#include <regex.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define R24  LAB_KV_RC(2, 4, 0, 0), LAB_KV_RC(2, 5, 0, 0)
+#define R26  LAB_KV_RC(2, 6, 0, 0), LAB_KV_RC(2, 6, 13, 0)
+#define RALL LAB_KV_RC(2, 4, 0, 0), LAB_KV_RC(2, 6, 13, 0)
+#define I386 LAB_COMPAT_I386
+#define X64  LAB_COMPAT_X86_64
+#define ANY  LAB_COMPAT_ANY
+
+/* The layer covers 2.4.x and 2.6.0..2.6.12.x on i386: the failure classes
+ * of LAB-DESIGN.md were found on 2.4.22, 2.6.9 and 2.6.12-rc2, and every
+ * fixup below is a pattern over the class of tree, not a diff of one.
+ * gcc 11 and 12 are the compilers the design measured (LAB-DESIGN.md:
+ * 2.6.12-rc2 and 2.4.22 with gcc-11 and gcc 12.2); gcc 13+ is unknown. */
+static const struct lab_compat_cover covers[] = {
+    {{R24, I386}, LAB_CC(11, 0), LAB_CC(12, 99), "2.4.x i386 with gcc 11/12"},
+    {{R26, I386}, LAB_CC(11, 0), LAB_CC(12, 99), "2.6.0..2.6.12.x i386 with gcc 11/12"},
+};
+
+static const struct lab_compat_flag flags[] = {
+    {{RALL, I386},
+     LAB_COMPAT_CFLAGS,
+     "-m32",
+     "old i386 Makefiles do not pass -m32; the x86_64 host gcc emits 64-bit code"},
+    {{RALL, ANY},
+     LAB_COMPAT_CFLAGS,
+     "-std=gnu89",
+     "gcc 5+ defaults to gnu11: old inline and lvalue semantics need gnu89"},
+    {{RALL, ANY},
+     LAB_COMPAT_CFLAGS,
+     "-fgnu89-inline",
+     "gcc 5+ C99 inline: \"multiple definition of\" every extern inline function"},
+    {{RALL, ANY},
+     LAB_COMPAT_CFLAGS,
+     "-fno-strict-aliasing",
+     "the era's code type-puns (its Makefiles pass it too; kept for trees that do not)"},
+    {{RALL, ANY},
+     LAB_COMPAT_CFLAGS,
+     "-fno-pie",
+     "Debian's gcc builds PIE by default; the kernel is not position independent"},
+    {{RALL, ANY}, LAB_COMPAT_CFLAGS, "-no-pie", "the same for links done through $(CC)"},
+    {{RALL, ANY},
+     LAB_COMPAT_CFLAGS,
+     "-fno-stack-protector",
+     "Debian's gcc enables -fstack-protector-strong; the kernel has no __stack_chk_fail"},
+    {{RALL, ANY},
+     LAB_COMPAT_CFLAGS,
+     "-fcommon",
+     "gcc 10+ defaults to -fno-common: tentative definitions in headers collide at link"},
+    {{RALL, ANY},
+     LAB_COMPAT_CFLAGS,
+     "-fno-delete-null-pointer-checks",
+     "gcc 4.x+ deletes NULL checks after a dereference; the era's code relies on them"},
+    {{RALL, ANY},
+     LAB_COMPAT_CFLAGS,
+     "-fwrapv",
+     "signed overflow is assumed away by modern gcc (jiffies comparisons)"},
+    {{RALL, ANY},
+     LAB_COMPAT_CFLAGS,
+     "-fno-tree-vectorize",
+     "gcc 12 vectorizes at -O2 (SSE in the kernel on i686, unaligned stores in old code)"},
+    {{R24, ANY},
+     LAB_COMPAT_CFLAGS,
+     "-fno-builtin",
+     "LAB-DESIGN.md's 2.4 flags; keeps gcc from replacing the kernel's own string functions"},
+    {{RALL, ANY},
+     LAB_COMPAT_CFLAGS,
+     "-Wno-error",
+     "some era Makefiles use -Werror; gcc 12 warns about much more than gcc 3"},
+    {{RALL, ANY},
+     LAB_COMPAT_CFLAGS,
+     "-fdiagnostics-column-unit=byte",
+     "byte columns in diagnostics, for the FASTCALL fix from gcc's own messages"},
+    {{RALL, I386}, LAB_COMPAT_AS, "as --32", "2.4's Makefiles call as directly: 32-bit objects"},
+    {{RALL, I386},
+     LAB_COMPAT_LD,
+     "ld -m elf_i386",
+     "2.4's Makefiles call ld directly without an emulation: elf_x86_64 by default"},
+};
+
+#define SEG_FILES                                                                                  \
+    "include/asm-i386/*.h arch/i386/kernel/*.c arch/i386/mm/*.c arch/i386/power/*.c "              \
+    "arch/i386/math-emu/*.c arch/i386/mach-*/*.c"
+#define RMW_FILES                                                                                  \
+    "include/asm-i386/bitops.h include/asm-i386/semaphore.h include/asm-i386/spinlock.h "          \
+    "include/asm-i386/rwlock.h include/asm-i386/atomic.h include/asm-i386/local.h "                \
+    "include/asm-i386/rwsem.h include/asm-i386/signal.h include/asm-i386/posix_types.h"
+/* cast-as-lvalue: ((char *) p)++, ((char *) dirent) += reclen, ... */
+#define CAST_FILES                                                                                 \
+    "kernel/sysctl.c fs/readdir.c lib/crc32.c drivers/usb/storage/*.c drivers/pcmcia/*.c "         \
+    "drivers/char/*.c drivers/block/*.c fs/*/*.c"
+#define CAST_TYPE "((const |unsigned |struct )*[A-Za-z_][A-Za-z0-9_]* *\\*+)"
+#define CAST_LV   "([A-Za-z_][A-Za-z0-9_]*)"
+#define GAS_SEG                                                                                    \
+    "gas 2.3x+ (Debian 12: 2.40) rejects movl %seg,mem and movl mem,%seg: "                        \
+    "\"operand type mismatch for `mov'\""
+
+static const struct lab_compat_fixup fixups[] = {
+    {"segreg-asm",
+     {RALL, I386},
+     SEG_FILES,
+     LAB_COMPAT_ASM_SEGREG,
+     NULL,
+     NULL,
+     "savesegment/loadsegment and the open-coded movl %fs/%gs of process.c, vm86.c, "
+     "apm.c: the memory operand becomes a register (\"=m\" -> \"=r\", \"m\" -> \"r\", %N -> %kN)",
+     GAS_SEG},
+    {"rmw-asm",
+     {RALL, I386},
+     RMW_FILES,
+     LAB_COMPAT_ASM_RMW,
+     NULL,
+     NULL,
+     "read-modify-write asm (bitops, semaphore, spinlock, rwlock, atomic, rwsem, sigset, "
+     "fd_set): output-only \"=m\" becomes \"+m\" with a \"memory\" clobber (asm with a matching "
+     "\"N\" input are already read-write and left alone)",
+     "gcc 4+ takes \"=m\" as write-only and drops earlier stores to the word: a SILENT "
+     "miscompilation (2.6.9: kernel BUG at mm/page_alloc.c:206)"},
+    {"compiler-gcc4",
+     {R26, ANY},
+     "include/linux/compiler.h",
+     LAB_COMPAT_REGEX,
+     "#if __GNUC__ > 4\n#error no compiler-gcc.h file for this gcc version\n#elif __GNUC__ == 4\n",
+     "#if __GNUC__ >= 4 /* lab compat: gcc 5+ as gcc 4 */\n",
+     "any __GNUC__ >= 4 uses compiler-gcc4.h",
+     "gcc 5+: \"#error no compiler-gcc.h file for this gcc version\""},
+    {"vsyscall-ld-m",
+     {R26, I386},
+     "arch/i386/kernel/Makefile",
+     LAB_COMPAT_REGEX,
+     "\\$\\(CC\\) -m elf_i386",
+     "$(CC) -Wl,-m,elf_i386",
+     "the vsyscall DSO link passes the emulation through the gcc driver",
+     "gcc 12 takes -m elf_i386 as a machine option: \"unrecognized command-line option\""},
+    {"make-plus-space-eq",
+     {R26, ANY},
+     "drivers/media/dvb/*/Makefile drivers/media/*/Makefile",
+     LAB_COMPAT_REGEX,
+     "\n(obj-\\$\\([A-Z0-9_]+\\)) \\+ =",
+     "\n\\1 +=",
+     "obj-$(CONFIG_X) + = ... becomes += (2.6.12's b2c2 Makefile)",
+     "GNU make 4.x: \"missing separator\" (make 3.80 took it when the option was empty)"},
+    {"tss-extern-order",
+     {R24, I386},
+     "include/asm-i386/processor.h",
+     LAB_COMPAT_REGEX,
+     "extern struct tss_struct init_tss\\[NR_CPUS\\];\n(.*\nstruct tss_struct \\{[^}]*\\};\n)",
+     "\\1extern struct tss_struct init_tss[NR_CPUS]; /* lab compat: below the struct */\n",
+     "the init_tss[] extern moves below struct tss_struct",
+     "gcc 4+: \"array type has incomplete element type 'struct tss_struct'\""},
+    {"irq-stat-lvalue",
+     {R24, ANY},
+     "include/linux/irq_cpustat.h",
+     LAB_COMPAT_REGEX,
+     "\\(\\(void\\)\\(cpu\\), irq_stat\\[0\\]\\.member\\)",
+     "(irq_stat[((void)(cpu), 0)].member)",
+     "UP __IRQ_STAT becomes an array element instead of a comma expression",
+     "gcc 4+: \"lvalue required as left operand of assignment\" (hundreds, from one macro)"},
+    {"initcall-used",
+     {R24, ANY},
+     "include/linux/init.h",
+     LAB_COMPAT_REGEX,
+     "(#define[ \t]+__(initsetup|init_call)[ \t]+__attribute__[ \t]*\\(\\([ \t]*)unused",
+     "\\1used",
+     "__init_call and __initsetup tables are marked used, not unused",
+     "gcc 3.4+ drops unreferenced static tables: SILENT, the initcall table is empty and "
+     "init() jumps to EIP 0"},
+    {"cast-lvalue-inc",
+     {R24, ANY},
+     CAST_FILES,
+     LAB_COMPAT_REGEX,
+     "\\(\\(" CAST_TYPE "\\) *" CAST_LV "\\)\\+\\+",
+     "(\\3 = (void *)((\\1)\\3 + 1))",
+     "((T *)p)++ becomes (p = (void *)((T *)p + 1))",
+     "gcc 4+: \"lvalue required as increment operand\" (cast-as-lvalue was removed)"},
+    {"cast-lvalue-dec",
+     {R24, ANY},
+     CAST_FILES,
+     LAB_COMPAT_REGEX,
+     "\\(\\(" CAST_TYPE "\\) *" CAST_LV "\\)--",
+     "(\\3 = (void *)((\\1)\\3 - 1))",
+     "((T *)p)-- becomes (p = (void *)((T *)p - 1))",
+     "gcc 4+: \"lvalue required as decrement operand\""},
+    {"cast-lvalue-addsub",
+     {R24, ANY},
+     CAST_FILES,
+     LAB_COMPAT_REGEX,
+     "\\(\\(" CAST_TYPE "\\) *" CAST_LV "\\) *(\\+|-)= *([^;]+);",
+     "\\3 = (void *)((\\1)\\3 \\4 (\\5));",
+     "((T *)p) += n becomes p = (void *)((T *)p + (n))",
+     "gcc 4+: \"lvalue required as left operand of assignment\""},
+    {"static-after-extern",
+     {R24, ANY},
+     "init/do_mounts.c",
+     LAB_COMPAT_REGEX,
+     "\nstatic char root_device_name\\[64\\];",
+     "\nchar root_device_name[64];",
+     "root_device_name loses its static: include/linux/fs.h declares it extern",
+     "gcc 4+: \"static declaration of 'root_device_name' follows non-static declaration\""},
+    {"abs-builtin",
+     {R24, ANY},
+     "include/linux/kernel.h",
+     LAB_COMPAT_REGEX,
+     "\nextern int abs\\(int\\);\n",
+     "\nextern int abs(int);\n#define abs(x) __builtin_abs(x) /* lab compat */\n",
+     "abs() becomes __builtin_abs (2.4 declares it and counts on gcc's builtin)",
+     "gcc with -fno-builtin: \"undefined reference to `abs'\" at the vmlinux link"},
+    {"fastcall-definitions",
+     {R24, I386},
+     "(from the build log)",
+     LAB_COMPAT_DIAG,
+     NULL,
+     NULL,
+     "__attribute__((regparm(3))) on a definition whose FASTCALL prototype has it, inserted "
+     "where gcc reports the conflict (the regparm ABI is kept: entry.S calls some with "
+     "register arguments)",
+     "gcc 4+: \"conflicting types for 'NAME'\" (gcc 3 ignored the mismatch)"},
+};
+
+/* Verified here: built with the lab's builder and booted under
+ * qemu-system-i386 (see kernels/README.md for the command lines). */
+static const struct lab_compat_verified verified[] = {
+    {"2.6.9", "i686", "gcc 12.2", "not yet"},
+};
+
+size_t lab_compat_cover_count(void)
+{
+    return sizeof covers / sizeof covers[0];
+}
+const struct lab_compat_cover *lab_compat_cover_at(size_t i)
+{
+    return i < lab_compat_cover_count() ? &covers[i] : NULL;
+}
+size_t lab_compat_flag_count(void)
+{
+    return sizeof flags / sizeof flags[0];
+}
+const struct lab_compat_flag *lab_compat_flag_at(size_t i)
+{
+    return i < lab_compat_flag_count() ? &flags[i] : NULL;
+}
+size_t lab_compat_fixup_count(void)
+{
+    return sizeof fixups / sizeof fixups[0];
+}
+const struct lab_compat_fixup *lab_compat_fixup_at(size_t i)
+{
+    return i < lab_compat_fixup_count() ? &fixups[i] : NULL;
+}
+size_t lab_compat_verified_count(void)
+{
+    return sizeof verified / sizeof verified[0];
+}
+const struct lab_compat_verified *lab_compat_verified_at(size_t i)
+{
+    return i < lab_compat_verified_count() ? &verified[i] : NULL;
+}
+
+unsigned lab_compat_arch(const char *arch)
+{
+    if (arch && (strcmp(arch, "i686") == 0 || strcmp(arch, "i386") == 0))
+        return LAB_COMPAT_I386;
+    return LAB_COMPAT_X86_64;
+}
+
+int lab_compat_range_has(const struct lab_compat_range *r, lab_kver v, unsigned arch)
+{
+    return (r->arch & arch) && v >= r->from && (!r->until || v < r->until);
+}
+
+const struct lab_compat_cover *lab_compat_covers(lab_kver v, unsigned arch)
+{
+    for (size_t i = 0; i < lab_compat_cover_count(); i++)
+        if (lab_compat_range_has(&covers[i].r, v, arch))
+            return &covers[i];
+    return NULL;
+}
+
+static char *join(char *a, const char *b)
+{
+    char *r = a && *a ? lab_asprintf("%s %s", a, b) : lab_xstrdup(b);
+    free(a);
+    return r;
+}
+
+void lab_compat_vars_for(lab_kver v, unsigned arch, struct lab_compat_vars *out)
+{
+    out->cflags = lab_xstrdup("");
+    out->as = lab_xstrdup("");
+    out->ld = lab_xstrdup("");
+    for (size_t i = 0; i < lab_compat_flag_count(); i++) {
+        const struct lab_compat_flag *f = &flags[i];
+        if (!lab_compat_range_has(&f->r, v, arch))
+            continue;
+        char **dst = f->where == LAB_COMPAT_CFLAGS ? &out->cflags
+                     : f->where == LAB_COMPAT_AS   ? &out->as
+                                                   : &out->ld;
+        *dst = join(*dst, f->value);
+    }
+}
+
+void lab_compat_vars_free(struct lab_compat_vars *vars)
+{
+    free(vars->cflags);
+    free(vars->as);
+    free(vars->ld);
+    memset(vars, 0, sizeof *vars);
+}
+
+char *lab_compat_describe(lab_kver v, unsigned arch)
+{
+    char *s = lab_xstrdup("lab-compat-6");
+    for (size_t i = 0; i < lab_compat_flag_count(); i++)
+        if (lab_compat_range_has(&flags[i].r, v, arch))
+            s = join(s, flags[i].value);
+    for (size_t i = 0; i < lab_compat_fixup_count(); i++) {
+        const struct lab_compat_fixup *f = &fixups[i];
+        if (!lab_compat_range_has(&f->r, v, arch))
+            continue;
+        char *t = lab_asprintf("%s\n[%s %d %s]\n%s\n%s\n", s, f->id, (int)f->kind, f->files,
+                               f->pattern ? f->pattern : "", f->replace ? f->replace : "");
+        free(s);
+        s = t;
+    }
+    return s;
+}
+
+/* --- a growing output buffer --- */
+struct buf {
+    char *p;
+    size_t len, cap;
+};
+static void put(struct buf *b, const char *s, size_t n)
+{
+    if (b->len + n + 1 > b->cap) {
+        size_t c = b->cap ? b->cap : 4096;
+        while (c < b->len + n + 1)
+            c *= 2;
+        char *p = realloc(b->p, c);
+        if (!p)
+            abort();
+        b->p = p;
+        b->cap = c;
+    }
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+    b->p[b->len] = '\0';
+}
+static void puts_(struct buf *b, const char *s)
+{
+    put(b, s, strlen(s));
+}
+static char *done(struct buf *b)
+{
+    if (!b->p)
+        put(b, "", 0);
+    return b->p;
+}
+
+/* --- regex with \1..\9 --- */
+static int regex_subst(const char *pattern, const char *replace, const char *in, char **out)
+{
+    regex_t re;
+    if (regcomp(&re, pattern, REG_EXTENDED) != 0) {
+        *out = lab_xstrdup(in);
+        return -1;
+    }
+    struct buf b = {0};
+    const char *p = in;
+    int n = 0;
+    regmatch_t m[10];
+    while (*p && regexec(&re, p, 10, m, p == in ? 0 : REG_NOTBOL) == 0) {
+        put(&b, p, (size_t)m[0].rm_so);
+        for (const char *r = replace; *r; r++) {
+            if (r[0] == '\\' && r[1] >= '0' && r[1] <= '9') {
+                int g = r[1] - '0';
+                if (m[g].rm_so >= 0)
+                    put(&b, p + m[g].rm_so, (size_t)(m[g].rm_eo - m[g].rm_so));
+                r++;
+            } else if (r[0] == '\\' && r[1] == '\\') {
+                put(&b, "\\", 1);
+                r++;
+            } else {
+                put(&b, r, 1);
+            }
+        }
+        n++;
+        if (m[0].rm_eo == m[0].rm_so) { /* empty match: step over one character */
+            if (!p[m[0].rm_eo])
+                break;
+            put(&b, p + m[0].rm_eo, 1);
+            p += m[0].rm_eo + 1;
+        } else {
+            p += m[0].rm_eo;
+        }
+    }
+    puts_(&b, p);
+    regfree(&re);
+    *out = done(&b);
+    return n;
+}
+
+/* --- GNU asm statements --- */
+
+/* Skips a string or character literal starting at s[i] (a quote); returns
+ * the index after it. */
+static size_t skip_literal(const char *s, size_t i)
+{
+    char q = s[i++];
+    while (s[i] && s[i] != q) {
+        if (s[i] == '\\' && s[i + 1])
+            i++;
+        i++;
+    }
+    return s[i] ? i + 1 : i;
+}
+
+static size_t skip_comment(const char *s, size_t i)
+{
+    if (s[i + 1] == '*') {
+        const char *e = strstr(s + i + 2, "*/");
+        return e ? (size_t)(e - s) + 2 : strlen(s);
+    }
+    const char *e = strchr(s + i, '\n');
+    return e ? (size_t)(e - s) : strlen(s);
+}
+
+static int ident_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_';
+}
+
+#define MAX_OPS 32
+struct asm_stmt {
+    size_t open, close; /* the parentheses */
+    size_t colon[4];    /* section separators at depth 1 */
+    int ncolon;
+    size_t op_start[MAX_OPS], op_end[MAX_OPS]; /* output and input operands */
+    int nout, nin;
+};
+
+/* Splits a section [a, b) into operands at depth-0 commas. */
+static void split_ops(const char *s, size_t a, size_t b, struct asm_stmt *st, int *count)
+{
+    size_t start = a;
+    int depth = 0, any = 0;
+    for (size_t i = a; i <= b; i++) {
+        if (i < b && (s[i] == '"' || s[i] == '\'')) {
+            i = skip_literal(s, i) - 1;
+            any = 1;
+            continue;
+        }
+        if (i < b && (s[i] == '(' || s[i] == '['))
+            depth++;
+        else if (i < b && (s[i] == ')' || s[i] == ']'))
+            depth--;
+        if (i == b || (s[i] == ',' && depth == 0)) {
+            int n = st->nout + st->nin;
+            if (any && n < MAX_OPS) {
+                st->op_start[n] = start;
+                st->op_end[n] = i;
+                (*count)++;
+            }
+            start = i + 1;
+            any = 0;
+        } else if (!isspace((unsigned char)s[i]) && s[i] != '\\') {
+            any = 1;
+        }
+    }
+}
+
+/* Parses the asm statement whose keyword ends at s[i]; 0 with *st filled,
+ * -1 when it is not a statement (e.g. #include <asm/...>). */
+static int parse_asm(const char *s, size_t i, struct asm_stmt *st)
+{
+    memset(st, 0, sizeof *st);
+    for (;;) {
+        while (isspace((unsigned char)s[i]) || (s[i] == '\\' && s[i + 1] == '\n'))
+            i++;
+        static const char *quals[] = {"__volatile__", "__volatile", "volatile", "goto",
+                                      "__inline__",   "inline",     NULL};
+        int q = 0;
+        for (const char **k = quals; *k; k++) {
+            size_t n = strlen(*k);
+            if (strncmp(s + i, *k, n) == 0 && !ident_char(s[i + n])) {
+                i += n;
+                q = 1;
+                break;
+            }
+        }
+        if (!q)
+            break;
+    }
+    if (s[i] != '(')
+        return -1;
+    st->open = i;
+    int depth = 0;
+    for (; s[i]; i++) {
+        if (s[i] == '"' || s[i] == '\'') {
+            i = skip_literal(s, i) - 1;
+            continue;
+        }
+        if (s[i] == '/' && (s[i + 1] == '*' || s[i + 1] == '/')) {
+            i = skip_comment(s, i) - 1;
+            continue;
+        }
+        if (s[i] == '(')
+            depth++;
+        else if (s[i] == ')' && --depth == 0)
+            break;
+        else if (s[i] == ':' && depth == 1 && st->ncolon < 4)
+            st->colon[st->ncolon++] = i;
+    }
+    if (!s[i])
+        return -1;
+    st->close = i;
+    if (st->ncolon >= 1)
+        split_ops(s, st->colon[0] + 1, st->ncolon >= 2 ? st->colon[1] : st->close, st, &st->nout);
+    if (st->ncolon >= 2)
+        split_ops(s, st->colon[1] + 1, st->ncolon >= 3 ? st->colon[2] : st->close, st, &st->nin);
+    return 0;
+}
+
+/* The constraint literal of operand k: [*a, *b) including the quotes. */
+static int op_constraint(const char *s, const struct asm_stmt *st, int k, size_t *a, size_t *b)
+{
+    for (size_t i = st->op_start[k]; i < st->op_end[k]; i++) {
+        if (s[i] == '[') { /* [name] */
+            const char *e = memchr(s + i, ']', st->op_end[k] - i);
+            if (!e)
+                return -1;
+            i = (size_t)(e - s);
+            continue;
+        }
+        if (s[i] == '"') {
+            *a = i;
+            *b = skip_literal(s, i);
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static int lit_is(const char *s, size_t a, size_t b, const char *lit)
+{
+    return b - a == strlen(lit) && strncmp(s + a, lit, b - a) == 0;
+}
+
+/* An edit list: replace [a, b) by text, sorted by position. */
+#define MAX_EDITS 64
+struct edits {
+    size_t a[MAX_EDITS], b[MAX_EDITS];
+    const char *text[MAX_EDITS];
+    int n;
+};
+static void edit(struct edits *e, size_t a, size_t b, const char *text)
+{
+    if (e->n < MAX_EDITS) {
+        int k = e->n++;
+        while (k > 0 && e->a[k - 1] > a) {
+            e->a[k] = e->a[k - 1];
+            e->b[k] = e->b[k - 1];
+            e->text[k] = e->text[k - 1];
+            k--;
+        }
+        e->a[k] = a;
+        e->b[k] = b;
+        e->text[k] = text;
+    }
+}
+
+typedef void (*asm_fn)(const char *s, const struct asm_stmt *st, struct edits *e);
+
+/* Walks every asm statement of a C text outside comments and literals. */
+static int asm_rewrite(const char *in, char **out, asm_fn fn)
+{
+    struct buf b = {0};
+    size_t last = 0;
+    int changes = 0;
+    for (size_t i = 0; in[i];) {
+        char c = in[i];
+        if (c == '"' || c == '\'') {
+            i = skip_literal(in, i);
+            continue;
+        }
+        if (c == '/' && (in[i + 1] == '*' || in[i + 1] == '/')) {
+            i = skip_comment(in, i);
+            continue;
+        }
+        if (!ident_char(c)) {
+            i++;
+            continue;
+        }
+        size_t j = i;
+        while (ident_char(in[j]))
+            j++;
+        size_t n = j - i;
+        int kw = (n == 3 && strncmp(in + i, "asm", 3) == 0) ||
+                 (n == 5 && strncmp(in + i, "__asm", 5) == 0) ||
+                 (n == 7 && strncmp(in + i, "__asm__", 7) == 0);
+        struct asm_stmt st;
+        if (!kw || (i > 0 && ident_char(in[i - 1])) || parse_asm(in, j, &st) < 0) {
+            i = j;
+            continue;
+        }
+        struct edits e = {.n = 0};
+        fn(in, &st, &e);
+        for (int k = 0; k < e.n; k++) {
+            put(&b, in + last, e.a[k] - last);
+            puts_(&b, e.text[k]);
+            last = e.b[k];
+        }
+        changes += e.n;
+        i = st.close + 1;
+    }
+    puts_(&b, in + last);
+    *out = done(&b);
+    return changes;
+}
+
+static void rmw_fn(const char *s, const struct asm_stmt *st, struct edits *e)
+{
+    size_t a, b;
+    for (int k = st->nout; k < st->nout + st->nin; k++) {
+        if (op_constraint(s, st, k, &a, &b) < 0)
+            continue;
+        int digits = b - a > 2;
+        for (size_t i = a + 1; i + 1 < b; i++)
+            digits &= isdigit((unsigned char)s[i]) != 0;
+        if (digits)
+            return; /* a matching input: the operand is read-write already */
+    }
+    int any = 0;
+    for (int k = 0; k < st->nout; k++)
+        if (op_constraint(s, st, k, &a, &b) == 0 && lit_is(s, a, b, "\"=m\"")) {
+            edit(e, a, b, "\"+m\"");
+            any = 1;
+        }
+    if (!any)
+        return;
+    if (st->ncolon >= 3) {
+        size_t c = st->colon[2] + 1;
+        if (memmem(s + c, st->close - c, "\"memory\"", 8))
+            return;
+        int empty = 1;
+        for (size_t i = c; i < st->close; i++)
+            empty &= isspace((unsigned char)s[i]) || s[i] == '\\';
+        edit(e, st->close, st->close, empty ? " \"memory\"" : ", \"memory\"");
+    } else if (st->ncolon == 2) {
+        edit(e, st->close, st->close, " : \"memory\"");
+    } else {
+        edit(e, st->close, st->close, " : : \"memory\"");
+    }
+}
+
+int lab_compat_asm_rmw(const char *in, char **out)
+{
+    return asm_rewrite(in, out, rmw_fn);
+}
+
+static const char *const kN[] = {"%k0", "%k1", "%k2", "%k3", "%k4",
+                                 "%k5", "%k6", "%k7", "%k8", "%k9"};
+
+static void segreg_fn(const char *s, const struct asm_stmt *st, struct edits *e)
+{
+    static regex_t save, load;
+    static int ready;
+    if (!ready) {
+        /* a segment register by name (not %%esp: the name must end there) or
+         * the stringized macro argument of savesegment/loadsegment */
+        const char *p1 = "movl[ \t]+%%(cs|ds|es|fs|gs|ss|\"[ \t]*#[ \t]*[A-Za-z_]+[ \t]*\")"
+                         "[ \t]*,[ \t]*%([0-9])";
+        const char *p2 = "movl[ \t]+%([0-9])[ \t]*,[ \t]*%%((cs|ds|es|fs|gs|ss)([^A-Za-z0-9_]|$)|"
+                         "\"[ \t]*#[ \t]*[A-Za-z_]+[ \t]*\")";
+        if (regcomp(&save, p1, REG_EXTENDED) || regcomp(&load, p2, REG_EXTENDED))
+            abort();
+        ready = 1;
+    }
+    size_t tend = st->ncolon ? st->colon[0] : st->close;
+    char *tmpl = strndup(s + st->open + 1, tend - st->open - 1);
+    if (!tmpl)
+        abort();
+    int want[10] = {0}; /* 1: an output to make "=r", 2: an input to make "r" */
+    regmatch_t m[5];
+    for (int pass = 0; pass < 2; pass++) {
+        regex_t *re = pass ? &load : &save;
+        int g = pass ? 1 : 2;
+        for (const char *p = tmpl; regexec(re, p, 5, m, p == tmpl ? 0 : REG_NOTBOL) == 0;
+             p += m[0].rm_eo)
+            want[p[m[g].rm_so] - '0'] = pass ? 2 : 1;
+    }
+    free(tmpl);
+    int any = 0;
+    for (int n = 0; n < 10; n++) {
+        size_t a, b;
+        if (!want[n] || n >= st->nout + st->nin || op_constraint(s, st, n, &a, &b) < 0)
+            continue;
+        if (want[n] == 1 && lit_is(s, a, b, "\"=m\"")) {
+            edit(e, a, b, "\"=r\"");
+        } else if (want[n] == 2 && lit_is(s, a, b, "\"m\"")) {
+            edit(e, a, b, "\"r\"");
+        } else {
+            continue;
+        }
+        any = 1;
+        /* %N -> %kN in the template (literal text only; %%N is a literal %) */
+        for (size_t i = st->open + 1; i + 1 < tend; i++) {
+            if (s[i] == '%' && s[i + 1] == '%') {
+                i++;
+                continue;
+            }
+            if (s[i] == '%' && s[i + 1] == '0' + n && !isdigit((unsigned char)s[i + 2]))
+                edit(e, i, i + 2, kN[n]);
+        }
+    }
+    (void)any;
+}
+
+int lab_compat_asm_segreg(const char *in, char **out)
+{
+    return asm_rewrite(in, out, segreg_fn);
+}
+
+int lab_compat_transform(const struct lab_compat_fixup *f, const char *in, char **out)
+{
+    switch (f->kind) {
+    case LAB_COMPAT_REGEX:
+        return regex_subst(f->pattern, f->replace, in, out);
+    case LAB_COMPAT_ASM_RMW:
+        return lab_compat_asm_rmw(in, out);
+    case LAB_COMPAT_ASM_SEGREG:
+        return lab_compat_asm_segreg(in, out);
+    case LAB_COMPAT_DIAG:
+        break;
+    }
+    *out = lab_xstrdup(in);
+    return 0;
+}
+
+static void logf_(const char *log, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void logf_(const char *log, const char *fmt, ...)
+{
+    if (!log)
+        return;
+    FILE *f = fopen(log, "a");
+    if (!f)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(f, fmt, ap);
+    va_end(ap);
+    fclose(f);
+}
+
+static int rewrite_file(const char *path, const char *text)
+{
+    struct stat st;
+    if (stat(path, &st) < 0)
+        return -1;
+    if (lab_write_file(path, text, strlen(text)) < 0)
+        return -1;
+    chmod(path, st.st_mode & 07777);
+    return 0;
+}
+
+int lab_compat_apply_tree(const char *dir, lab_kver v, unsigned arch, const char *log)
+{
+    int changed = 0;
+    for (size_t i = 0; i < lab_compat_fixup_count(); i++) {
+        const struct lab_compat_fixup *f = &fixups[i];
+        if (f->kind == LAB_COMPAT_DIAG || !lab_compat_range_has(&f->r, v, arch))
+            continue;
+        int hits = 0;
+        char *files = lab_xstrdup(f->files), *save = NULL;
+        for (char *g = strtok_r(files, " ", &save); g; g = strtok_r(NULL, " ", &save)) {
+            char *pat = lab_asprintf("%s/%s", dir, g);
+            glob_t gl;
+            if (glob(pat, 0, NULL, &gl) == 0) {
+                for (size_t k = 0; k < gl.gl_pathc; k++) {
+                    size_t len;
+                    char *text = lab_read_file(gl.gl_pathv[k], &len), *out = NULL;
+                    if (!text)
+                        continue;
+                    int n = lab_compat_transform(f, text, &out);
+                    if (n < 0) {
+                        free(text);
+                        free(out);
+                        globfree(&gl);
+                        free(pat);
+                        free(files);
+                        return lab_error("compat fixup %s: bad pattern", f->id);
+                    }
+                    if (n > 0 && rewrite_file(gl.gl_pathv[k], out) < 0) {
+                        lab_error("cannot rewrite %s: %s", gl.gl_pathv[k], strerror(errno));
+                        n = 0;
+                    }
+                    if (n > 0) {
+                        logf_(log, "lab compat: %s: %s (%d change(s))\n", f->id,
+                              gl.gl_pathv[k] + strlen(dir) + 1, n);
+                        changed++;
+                        hits += n;
+                    }
+                    free(text);
+                    free(out);
+                }
+                globfree(&gl);
+            }
+            free(pat);
+        }
+        if (!hits)
+            logf_(log, "lab compat: %s: nothing to change\n", f->id);
+        free(files);
+    }
+    return changed;
+}
+
+/* --- FASTCALL definitions from gcc's diagnostics --- */
+
+/* Reads a quoted name after "for " in ASCII '...' or UTF-8 curly quotes. */
+static int quoted_name(const char *p, char *name, size_t len)
+{
+    const char *s;
+    if (*p == '\'' || *p == '`')
+        s = p + 1;
+    else if ((unsigned char)p[0] == 0xe2 && (unsigned char)p[1] == 0x80 &&
+             (unsigned char)p[2] == 0x98)
+        s = p + 3;
+    else
+        return -1;
+    size_t n = 0;
+    while (ident_char(s[n]))
+        n++;
+    if (!n || n >= len)
+        return -1;
+    memcpy(name, s, n);
+    name[n] = '\0';
+    return 0;
+}
+
+/* The convention of a declaration's text: 3, 0 or -1 (see compat.h). */
+static int convention(const char *s, size_t n)
+{
+    if (memmem(s, n, "asmlinkage", 10))
+        return 0;
+    if (memmem(s, n, "FASTCALL", 8) || memmem(s, n, "fastcall", 8) ||
+        memmem(s, n, "regparm(3)", 10))
+        return 3;
+    return -1;
+}
+
+/* After an error at p: the "note: previous declaration of 'NAME'" within
+ * the next lines of the log, its echoed source line, else the declaration's
+ * file itself (lines L-2..L). */
+static int prev_convention(const char *p, const char *name)
+{
+    const char *note = strstr(p, "note: previous declaration of ");
+    const char *next_err = strstr(p + 1, ": error: ");
+    if (!note || (next_err && next_err < note) || note - p > 4000)
+        return -1;
+    char nm[128];
+    if (quoted_name(note + 30, nm, sizeof nm) < 0 || strcmp(nm, name) != 0)
+        return -1;
+    const char *l1 = strchr(note, '\n');
+    if (l1) {
+        const char *l2 = strchr(l1 + 1, '\n');
+        size_t n = l2 ? (size_t)(l2 - l1) : strlen(l1);
+        int c = convention(l1, n);
+        if (c >= 0)
+            return c;
+    }
+    /* FILE:LINE:COL: note: */
+    const char *ls = note;
+    while (ls > p && ls[-1] != '\n')
+        ls--;
+    char file[512];
+    size_t fl = strcspn(ls, ":");
+    if (fl >= sizeof file || ls[fl] != ':')
+        return -1;
+    memcpy(file, ls, fl);
+    file[fl] = '\0';
+    int line = atoi(ls + fl + 1);
+    size_t len;
+    char *text = file[0] == '/' ? lab_read_file(file, &len) : NULL;
+    int c = -1;
+    if (text && line > 0) {
+        const char *a = text, *b;
+        for (int k = 1; k < line - 2 && a; k++)
+            if ((a = strchr(a, '\n')))
+                a++;
+        b = a;
+        for (int k = 0; k < 3 && b && *b; k++)
+            if ((b = strchr(b, '\n')))
+                b++;
+        if (a)
+            c = convention(a, b ? (size_t)(b - a) : strlen(a));
+    }
+    free(text);
+    return c;
+}
+
+int lab_compat_find_conflicts(const char *log, struct lab_compat_conflict *out, int max)
+{
+    int count = 0;
+    static const char key[] = ": error: conflicting types for ";
+    for (const char *p = log; p && (p = strstr(p, key)) && count < max; p += sizeof key - 1) {
+        const char *ls = p;
+        while (ls > log && ls[-1] != '\n')
+            ls--;
+        struct lab_compat_conflict c;
+        memset(&c, 0, sizeof c);
+        /* FILE:LINE:COL */
+        const char *c2 = p, *c1;
+        while (c2 > ls && c2[-1] != ':')
+            c2--;
+        if (c2 <= ls + 1)
+            continue;
+        c1 = c2 - 1;
+        while (c1 > ls && c1[-1] != ':')
+            c1--;
+        if (c1 <= ls + 1)
+            continue;
+        size_t fl = (size_t)(c1 - 1 - ls);
+        if (fl >= sizeof c.file)
+            continue;
+        memcpy(c.file, ls, fl);
+        c.line = atoi(c1);
+        c.col = atoi(c2);
+        if (c.line <= 0 || quoted_name(p + sizeof key - 1, c.name, sizeof c.name) < 0)
+            continue;
+        c.regparm = prev_convention(p, c.name);
+        int dup = 0;
+        for (int k = 0; k < count; k++)
+            dup |= strcmp(out[k].file, c.file) == 0 && out[k].line == c.line;
+        if (!dup)
+            out[count++] = c;
+    }
+    return count;
+}
+
+int lab_compat_add_regparm(const char *text, int line, int col, const char *name, int rp,
+                           char **out)
+{
+    const char *l = text;
+    for (int k = 1; k < line && l; k++) {
+        l = strchr(l, '\n');
+        if (l)
+            l++;
+    }
+    if (!l)
+        return 0;
+    const char *end = strchr(l, '\n');
+    if (!end)
+        end = l + strlen(l);
+    size_t nl = strlen(name);
+    const char *hit = NULL;
+    /* the column first (byte columns), else the first "name (" on the line */
+    if (col > 0 && (size_t)(col - 1) + nl <= (size_t)(end - l) &&
+        strncmp(l + col - 1, name, nl) == 0 && !ident_char(l[col - 1 + nl]) &&
+        (col == 1 || !ident_char(l[col - 2])))
+        hit = l + col - 1;
+    for (const char *p = l; !hit && p + nl <= end; p++) {
+        if (strncmp(p, name, nl) != 0 || (p > l && ident_char(p[-1])) || ident_char(p[nl]))
+            continue;
+        const char *q = p + nl;
+        while (q < end && isspace((unsigned char)*q))
+            q++;
+        if (q < end && *q == '(')
+            hit = p;
+    }
+    if (!hit)
+        return 0;
+    if (memmem(l, (size_t)(hit - l), "regparm", 7))
+        return 0; /* already done: the conflict is something else */
+    struct buf b = {0};
+    char attr[48];
+    snprintf(attr, sizeof attr, "__attribute__((regparm(%d))) ", rp);
+    put(&b, text, (size_t)(hit - text));
+    puts_(&b, attr);
+    puts_(&b, hit);
+    *out = done(&b);
+    return 1;
+}
+
+/* Directories make entered ("make[2]: Entering directory '/x/kernel'"): 2.4
+ * runs gcc inside each subdirectory, so diagnostics name files relative to
+ * one of them. */
+static int entered_dirs(const char *log_text, char **out, int max)
+{
+    int n = 0;
+    static const char key[] = "Entering directory ";
+    for (const char *p = log_text; (p = strstr(p, key)) && n < max; p += sizeof key - 1) {
+        const char *s = p + sizeof key - 1;
+        if (*s == '\'' || *s == '`')
+            s++;
+        else if ((unsigned char)s[0] == 0xe2)
+            s += 3;
+        size_t len = strcspn(s, "'\n");
+        if ((unsigned char)s[len] != '\'' && len >= 3 && (unsigned char)s[len - 3] == 0xe2)
+            len -= 3;
+        char *d = strndup(s, len);
+        int dup = 0;
+        for (int k = 0; k < n && !dup; k++)
+            dup = strcmp(out[k], d) == 0;
+        if (dup || !d)
+            free(d);
+        else
+            out[n++] = d;
+    }
+    return n;
+}
+
+int lab_compat_fix_conflicts(const char *dir, const char *log_text, const char *log)
+{
+    static struct lab_compat_conflict c[512];
+    char *dirs[256];
+    int n = lab_compat_find_conflicts(log_text, c, 512), fixed = 0;
+    int nd = entered_dirs(log_text, dirs + 1, 255) + 1;
+    dirs[0] = lab_xstrdup(dir);
+    for (int k = 0; k < n; k++) {
+        if (c[k].regparm < 0)
+            continue;
+        for (int d = 0; d < nd; d++) {
+            char *path = c[k].file[0] == '/' ? lab_xstrdup(c[k].file)
+                                             : lab_asprintf("%s/%s", dirs[d], c[k].file);
+            size_t len;
+            char *text = lab_read_file(path, &len), *out = NULL;
+            int ok =
+                text &&
+                lab_compat_add_regparm(text, c[k].line, c[k].col, c[k].name, c[k].regparm, &out) &&
+                rewrite_file(path, out) == 0;
+            if (ok) {
+                logf_(log, "lab compat: fastcall-definitions: %s:%d: %s: regparm(%d)\n", path,
+                      c[k].line, c[k].name, c[k].regparm);
+                fixed++;
+            }
+            free(text);
+            free(out);
+            free(path);
+            if (ok || c[k].file[0] == '/')
+                break;
+        }
+    }
+    for (int d = 0; d < nd; d++)
+        free(dirs[d]);
+    return fixed;
+}

@@ -1,0 +1,87 @@
+/* lab compare on fixture runs: rows matched by label, run B's change with
+ * its CI and verdict, rows present in one run only, and a refusal for runs
+ * of different tests. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fixture.h"
+#include "golden.h"
+#include "runcompare.h"
+#include "store.h"
+#include "util.h"
+
+static char dir[] = "/tmp/lab-test-compare.XXXXXX";
+
+static char *render(struct lab_store *st, int64_t a, int64_t b, int want_rc)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_int_equal(lab_compare_runs(f, st, a, b), want_rc);
+    fclose(f);
+    return text;
+}
+
+static void test_compare(void **state)
+{
+    char *path = lab_asprintf("%s/results.db", dir);
+    struct lab_store *st;
+    assert_int_equal(lab_store_open(path, &st), 0);
+    int64_t a = fixture_seqread(st, 1.0, 0); /* two kernels alike */
+    int64_t b = fixture_seqread(st, 1.2, 1); /* 6.12.113 17% slower, plus a panicked cell */
+    char *text = render(st, a, b, 0);
+    /* The same kernel in both runs: 6.1.0-47's samples are identical. */
+    assert_non_null(strstr(text, "6.1.0-47                 3 268.51 (255.16 .. 281.85)"));
+    assert_non_null(strstr(text, "SLOWER (significant)"));
+    assert_non_null(strstr(text, "only in run 2"));
+    assert_golden("compare-seqread.txt", text);
+    free(text);
+    int64_t sweep = fixture_sweep(st);
+    text = render(st, a, sweep, 0); /* both seqread: nothing in common but the test */
+    assert_non_null(strstr(text, "only in run 1"));
+    free(text);
+    /* A randread run against a seqread one: refused. */
+    int64_t rr = lab_store_run_begin(st, "lab run", "randread", "fast");
+    int64_t cell = lab_store_cell_begin(st, rr, "6.1.0-47", "randread", "lab.test=randread");
+    lab_store_cell_end(st, cell, "ok", NULL);
+    text = render(st, a, rr, 1);
+    free(text);
+    lab_store_close(st);
+    free(path);
+}
+
+static void test_missing(void **state)
+{
+    char *path = lab_asprintf("%s/empty.db", dir);
+    struct lab_store *st;
+    assert_int_equal(lab_store_open(path, &st), 0);
+    char *text = render(st, 1, 2, -1);
+    free(text);
+    lab_store_close(st);
+    free(path);
+}
+
+static int setup(void **state)
+{
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    return lab_rm_rf(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_compare),
+        cmocka_unit_test(test_missing),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

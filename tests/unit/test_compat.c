@@ -1,0 +1,467 @@
+/* The era compat layer: which versions it covers, which flags and fixups
+ * apply where, the transforms on small samples of the era's code, the
+ * FASTCALL fix from gcc's diagnostics, and the builder's toolchain
+ * decision with the layer. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kernels/compat.h"
+#include "kernels/era.h"
+#include "kernels/toolchain.h"
+#include "util.h"
+
+static lab_kver kv(const char *s)
+{
+    lab_kver v = 0;
+    assert_int_equal(lab_kver_parse(s, &v), 0);
+    return v;
+}
+
+static const struct lab_compat_fixup *fixup(const char *id)
+{
+    for (size_t i = 0; i < lab_compat_fixup_count(); i++)
+        if (strcmp(lab_compat_fixup_at(i)->id, id) == 0)
+            return lab_compat_fixup_at(i);
+    fail_msg("no fixup %s", id);
+    return NULL;
+}
+
+static int applies(const char *id, const char *version, unsigned arch)
+{
+    return lab_compat_range_has(&fixup(id)->r, kv(version), arch);
+}
+
+/* Runs one fixup over a text; returns the result (malloc'd), the count in *n. */
+static char *run(const char *id, const char *in, int *n)
+{
+    char *out = NULL;
+    *n = lab_compat_transform(fixup(id), in, &out);
+    assert_non_null(out);
+    return out;
+}
+
+static void test_coverage(void **state)
+{
+    const unsigned I = LAB_COMPAT_I386, X = LAB_COMPAT_X86_64;
+    /* the class of tree, not the three sources here */
+    const char *yes[] = {"2.4.0",     "2.4.20", "2.4.22", "2.4.26",     "2.4.37.11", "2.6.0",
+                         "2.6.1-rc1", "2.6.9",  "2.6.11", "2.6.12-rc2", "2.6.12.6"};
+    for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
+        assert_non_null(lab_compat_covers(kv(yes[i]), I));
+    const char *no[] = {"2.2.26", "2.5.75", "2.6.13-rc1", "2.6.13", "2.6.36", "3.0", "6.1"};
+    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
+        assert_null(lab_compat_covers(kv(no[i]), I));
+    /* x86_64 is not covered (not verified here) */
+    assert_null(lab_compat_covers(kv("2.6.9"), X));
+    assert_int_equal(lab_compat_arch("i686"), I);
+    assert_int_equal(lab_compat_arch("i386"), I);
+    assert_int_equal(lab_compat_arch("x86_64"), X);
+    assert_int_equal(lab_compat_arch(NULL), X);
+}
+
+static void test_which_fixups(void **state)
+{
+    const unsigned I = LAB_COMPAT_I386;
+    assert_true(applies("segreg-asm", "2.4.22", I));
+    assert_true(applies("segreg-asm", "2.6.12-rc2", I));
+    assert_false(applies("segreg-asm", "2.6.13", I));
+    assert_false(applies("segreg-asm", "2.6.9", LAB_COMPAT_X86_64));
+    assert_true(applies("rmw-asm", "2.6.0", I));
+    /* 2.4-only rows */
+    assert_true(applies("initcall-used", "2.4.20", I));
+    assert_false(applies("initcall-used", "2.6.0", I));
+    assert_true(applies("fastcall-definitions", "2.4.26", I));
+    assert_false(applies("fastcall-definitions", "2.6.1-rc1", I));
+    assert_true(applies("tss-extern-order", "2.4.0", I));
+    /* 2.6-only rows */
+    assert_true(applies("compiler-gcc4", "2.6.11", I));
+    assert_false(applies("compiler-gcc4", "2.4.22", I));
+    assert_true(applies("vsyscall-ld-m", "2.6.12-rc2", I));
+    /* every row names what it changes and the tool it works around */
+    for (size_t i = 0; i < lab_compat_fixup_count(); i++) {
+        const struct lab_compat_fixup *f = lab_compat_fixup_at(i);
+        assert_non_null(f->what);
+        assert_non_null(f->tool);
+        assert_non_null(f->files);
+        assert_true(f->r.from < f->r.until);
+        if (f->kind == LAB_COMPAT_REGEX) { /* each pattern compiles */
+            char *out = NULL;
+            assert_true(lab_compat_transform(f, "x", &out) >= 0);
+            free(out);
+        }
+    }
+}
+
+static void test_flags(void **state)
+{
+    struct lab_compat_vars v;
+    lab_compat_vars_for(kv("2.4.22"), LAB_COMPAT_I386, &v);
+    assert_non_null(strstr(v.cflags, "-m32 "));
+    assert_non_null(strstr(v.cflags, "-std=gnu89"));
+    assert_non_null(strstr(v.cflags, "-fgnu89-inline"));
+    assert_non_null(strstr(v.cflags, "-fno-pie -no-pie"));
+    assert_non_null(strstr(v.cflags, "-fno-stack-protector"));
+    assert_non_null(strstr(v.cflags, "-fcommon"));
+    assert_non_null(strstr(v.cflags, "-fno-delete-null-pointer-checks"));
+    assert_non_null(strstr(v.cflags, "-fwrapv"));
+    assert_non_null(strstr(v.cflags, "-fno-tree-vectorize"));
+    assert_non_null(strstr(v.cflags, "-fno-builtin"));
+    assert_string_equal(v.as, "as --32");
+    assert_string_equal(v.ld, "ld -m elf_i386");
+    lab_compat_vars_free(&v);
+    /* 2.6: no -fno-builtin (2.4's flag only) */
+    lab_compat_vars_for(kv("2.6.9"), LAB_COMPAT_I386, &v);
+    assert_non_null(strstr(v.cflags, "-m32"));
+    assert_null(strstr(v.cflags, "-fno-builtin"));
+    lab_compat_vars_free(&v);
+    /* x86_64: no -m32, no 32-bit as/ld */
+    lab_compat_vars_for(kv("2.6.9"), LAB_COMPAT_X86_64, &v);
+    assert_null(strstr(v.cflags, "-m32"));
+    assert_non_null(strstr(v.cflags, "-fno-pie"));
+    assert_string_equal(v.as, "");
+    assert_string_equal(v.ld, "");
+    lab_compat_vars_free(&v);
+    /* outside the layer: nothing */
+    lab_compat_vars_for(kv("6.1"), LAB_COMPAT_I386, &v);
+    assert_string_equal(v.cflags, "");
+    lab_compat_vars_free(&v);
+    /* the digest changes with the rows that apply */
+    char *a = lab_compat_describe(kv("2.4.22"), LAB_COMPAT_I386);
+    char *b = lab_compat_describe(kv("2.6.9"), LAB_COMPAT_I386);
+    assert_string_not_equal(a, b);
+    assert_non_null(strstr(a, "initcall-used"));
+    assert_null(strstr(b, "initcall-used"));
+    free(a);
+    free(b);
+}
+
+/* 2.6.9 include/asm-i386/system.h and 2.4 process.c, shortened */
+static const char segs[] = "#define loadsegment(seg,value)\t\t\t\\\n"
+                           "\tasm volatile(\"\\n\"\t\t\t\\\n"
+                           "\t\t\"1:\\t\"\t\t\t\t\\\n"
+                           "\t\t\"movl %0,%%\" #seg \"\\n\"\t\t\\\n"
+                           "\t\t\"2:\\n\"\t\t\t\t\\\n"
+                           "\t\t: :\"m\" (*(unsigned int *)&(value)))\n"
+                           "#define savesegment(seg, value) \\\n"
+                           "\tasm volatile(\"movl %%\" #seg \",%0\":\"=m\" (*(int *)&(value)))\n"
+                           "\tasm volatile(\"movl %%fs,%0\":\"=m\" (*(int *)&prev->fs));\n"
+                           "\tasm volatile(\"movw %%es, %0\" : \"=m\" (ctxt->es));\n"
+                           "\t\"movl %5,%%esp\\n\\t\"\n";
+
+static void test_segreg(void **state)
+{
+    int n;
+    char *out = run("segreg-asm", segs, &n);
+    assert_int_equal(n, 6);
+    assert_non_null(strstr(out, "\"movl %k0,%%\" #seg \"\\n\""));
+    assert_non_null(strstr(out, ": :\"r\" (*(unsigned int *)&(value)))"));
+    assert_non_null(strstr(out, "\"movl %%\" #seg \",%k0\":\"=r\" (*(int *)&(value))"));
+    assert_non_null(strstr(out, "\"movl %%fs,%k0\":\"=r\" (*(int *)&prev->fs)"));
+    /* movw to memory is legal: untouched; %%esp is no segment register */
+    assert_non_null(strstr(out, "\"movw %%es, %0\" : \"=m\" (ctxt->es)"));
+    assert_non_null(strstr(out, "\"movl %5,%%esp"));
+    free(out);
+    /* idempotent: a second pass changes nothing */
+    char *again = NULL;
+    assert_int_equal(lab_compat_asm_segreg(out = run("segreg-asm", segs, &n), &again), 0);
+    free(out);
+    free(again);
+}
+
+static void test_switch_to_esp(void **state)
+{
+    /* switch_to loads %esp from an "m" operand: not a segment register */
+    const char *in = "asm volatile(\"movl %5,%%esp\\n\\t\" :\"=m\" (a) :\"m\" (b), \"m\" (c), "
+                     "\"m\" (d), \"m\" (e), \"m\" (next->thread.esp));";
+    int n;
+    char *out = run("segreg-asm", in, &n);
+    assert_int_equal(n, 0);
+    assert_string_equal(out, in);
+    free(out);
+}
+
+static void test_rmw(void **state)
+{
+    /* 2.6.9 bitops.h set_bit: "=m", no clobbers */
+    const char *bit = "static inline void set_bit(int nr, volatile unsigned long * addr)\n{\n"
+                      "\t__asm__ __volatile__( LOCK_PREFIX\n\t\t\"btsl %1,%0\"\n"
+                      "\t\t:\"=m\" (ADDR)\n\t\t:\"Ir\" (nr));\n}\n";
+    int n;
+    char *out = run("rmw-asm", bit, &n);
+    assert_int_equal(n, 2);
+    assert_non_null(strstr(out, ":\"+m\" (ADDR)\n\t\t:\"Ir\" (nr) : \"memory\");"));
+    free(out);
+    /* an existing "memory" clobber is kept, not doubled */
+    const char *lock =
+        "__asm__ __volatile__(spin_lock_string :\"=m\" (lock->lock) : : \"memory\");";
+    out = run("rmw-asm", lock, &n);
+    assert_int_equal(n, 1);
+    assert_string_equal(
+        out, "__asm__ __volatile__(spin_lock_string :\"+m\" (lock->lock) : : \"memory\");");
+    free(out);
+    /* outputs only: both separators are added */
+    out = run("rmw-asm", "asm volatile(\"lock; incl %0\" : \"=m\" (v->counter));", &n);
+    assert_string_equal(out,
+                        "asm volatile(\"lock; incl %0\" : \"+m\" (v->counter) : : \"memory\");");
+    free(out);
+    /* clobbers without memory: appended */
+    out = run("rmw-asm", "asm(\"x\" : \"=m\" (a) : \"ir\" (i) : \"cc\");", &n);
+    assert_string_equal(out, "asm(\"x\" : \"+m\" (a) : \"ir\" (i) : \"cc\", \"memory\");");
+    free(out);
+    /* a matching "1" input: already read-write, "+m" would not compile */
+    const char *tied = "asm volatile(\"xadd %0,%1\" : \"+r\"(tmp), \"=m\"(sem->count) : "
+                       "\"a\"(sem), \"1\"(sem->count) : \"memory\");";
+    out = run("rmw-asm", tied, &n);
+    assert_int_equal(n, 0);
+    assert_string_equal(out, tied);
+    free(out);
+    /* "=qm" and strings/comments mentioning asm are left alone */
+    const char *other = "/* asm(\"=m\") */ char *s = \"asm(:\\\"=m\\\")\"; "
+                        "asm(\"sete %1\" : \"=m\" (v->c), \"=qm\" (c) : \"ir\" (i) : \"memory\");";
+    out = run("rmw-asm", other, &n);
+    assert_int_equal(n, 1);
+    assert_non_null(strstr(out, "\"+m\" (v->c), \"=qm\" (c)"));
+    assert_non_null(strstr(out, "/* asm(\"=m\") */"));
+    free(out);
+    /* #include <asm/bitops.h> is no statement */
+    out = run("rmw-asm", "#include <asm/bitops.h>\n", &n);
+    assert_int_equal(n, 0);
+    free(out);
+}
+
+static void test_regex_rows(void **state)
+{
+    int n;
+    char *out =
+        run("initcall-used",
+            "#define __initsetup\t__attribute__ ((unused,__section__ (\".setup.init\")))\n"
+            "#define __init_call\t__attribute__ ((unused,__section__ (\".initcall.init\")))\n"
+            "#define __exit_call\t__attribute__ ((unused,__section__ (\".exitcall.exit\")))\n",
+            &n);
+    assert_int_equal(n, 2);
+    assert_non_null(strstr(out, "__initsetup\t__attribute__ ((used,"));
+    assert_non_null(strstr(out, "__init_call\t__attribute__ ((used,"));
+    assert_non_null(strstr(out, "__exit_call\t__attribute__ ((unused,"));
+    free(out);
+
+    out = run("irq-stat-lvalue",
+              "#define __IRQ_STAT(cpu, member)\t((void)(cpu), irq_stat[0].member)\n", &n);
+    assert_int_equal(n, 1);
+    assert_string_equal(out,
+                        "#define __IRQ_STAT(cpu, member)\t(irq_stat[((void)(cpu), 0)].member)\n");
+    free(out);
+
+    out = run("compiler-gcc4",
+              "#if __GNUC__ > 4\n#error no compiler-gcc.h file for this gcc version\n"
+              "#elif __GNUC__ == 4\n# include <linux/compiler-gcc4.h>\n",
+              &n);
+    assert_int_equal(n, 1);
+    assert_non_null(strstr(out, "#if __GNUC__ >= 4"));
+    assert_null(strstr(out, "#error"));
+    free(out);
+
+    out = run("vsyscall-ld-m", "      cmd_syscall = $(CC) -m elf_i386 -nostdlib $(SYSCFLAGS_$(@F))",
+              &n);
+    assert_string_equal(out,
+                        "      cmd_syscall = $(CC) -Wl,-m,elf_i386 -nostdlib $(SYSCFLAGS_$(@F))");
+    free(out);
+
+    out = run("tss-extern-order",
+              "extern struct tss_struct init_tss[NR_CPUS];\nint x;\n"
+              "struct tss_struct {\n\tunsigned short back_link;\n};\nint y;\n",
+              &n);
+    assert_int_equal(n, 1);
+    assert_string_equal(out, "int x;\nstruct tss_struct {\n\tunsigned short back_link;\n};\n"
+                             "extern struct tss_struct init_tss[NR_CPUS]; /* lab compat: below the "
+                             "struct */\nint y;\n");
+    free(out);
+
+    out = run("cast-lvalue-inc", "\t\t\t\t((char *) buffer)++;\n", &n);
+    assert_string_equal(out, "\t\t\t\t(buffer = (void *)((char *)buffer + 1));\n");
+    free(out);
+    out = run("cast-lvalue-inc", "((__u32 *)b)++;", &n);
+    assert_string_equal(out, "(b = (void *)((__u32 *)b + 1));");
+    free(out);
+    out = run("cast-lvalue-dec", "((const unsigned char *)p)--;", &n);
+    assert_string_equal(out, "(p = (void *)((const unsigned char *)p - 1));");
+    free(out);
+    out = run("cast-lvalue-addsub", "\t((char *) dirent) += reclen;", &n);
+    assert_string_equal(out, "\tdirent = (void *)((char *)dirent + (reclen));");
+    free(out);
+
+    out = run(
+        "make-plus-space-eq",
+        "obj-$(CONFIG_DVB_B2C2_SKYSTAR) += skystar2.o\nobj-$(CONFIG_DVB_B2C2_USB) + = b2c2-usb.o\n",
+        &n);
+    assert_int_equal(n, 1);
+    assert_non_null(strstr(out, "\nobj-$(CONFIG_DVB_B2C2_USB) += b2c2-usb.o"));
+    free(out);
+
+    out = run("abs-builtin", "extern int abs(int);\n", &n);
+    assert_int_equal(n, 0); /* the row anchors on a line start after a newline */
+    free(out);
+    out = run("abs-builtin", "x;\nextern int abs(int);\n", &n);
+    assert_non_null(strstr(out, "#define abs(x) __builtin_abs(x)"));
+    free(out);
+}
+
+/* gcc 12's output for a 2.4 FASTCALL definition and an asmlinkage one */
+static const char log24[] =
+    "make[1]: Entering directory '/t/kernel'\n"
+    "sched.c:758:6: error: conflicting types for 'complete'; have 'void(struct completion *)'\n"
+    "  758 | void complete(struct completion *x)\n"
+    "      |      ^~~~~~~~\n"
+    "/t/include/linux/completion.h:31:22: note: previous declaration of 'complete' with type "
+    "'void(struct completion *)'\n"
+    "   31 | extern void FASTCALL(complete(struct completion *));\n"
+    "      |                      ^~~~~~~~\n"
+    "semaphore.c:50:6: error: conflicting types for \xe2\x80\x98__up\xe2\x80\x99; have "
+    "'void(struct "
+    "semaphore *)'\n"
+    "   50 | void __up(struct semaphore *sem)\n"
+    "/t/include/asm/semaphore.h:107:17: note: previous declaration of '__up' with type 'void'\n"
+    "  107 | asmlinkage void __up(struct semaphore * sem);\n"
+    "foo.c:3:5: error: conflicting types for 'bar'; have 'int(void)'\n"
+    "    3 | int bar(void)\n"
+    "/t/include/linux/foo.h:2:12: note: previous declaration of 'bar' with type 'long(void)'\n"
+    "    2 | extern long bar(void);\n"
+    "sched.c:758:6: error: conflicting types for 'complete'; have 'void(struct completion *)'\n";
+
+static void test_conflicts(void **state)
+{
+    struct lab_compat_conflict c[8];
+    int n = lab_compat_find_conflicts(log24, c, 8);
+    assert_int_equal(n, 3); /* the repeated one is deduplicated */
+    assert_string_equal(c[0].file, "sched.c");
+    assert_int_equal(c[0].line, 758);
+    assert_int_equal(c[0].col, 6);
+    assert_string_equal(c[0].name, "complete");
+    assert_int_equal(c[0].regparm, 3);
+    assert_string_equal(c[1].name, "__up");
+    assert_int_equal(c[1].regparm, 0);
+    assert_string_equal(c[2].name, "bar");
+    assert_int_equal(c[2].regparm, -1); /* a real type conflict: not ours */
+
+    const char *src = "int x;\n\tvoid complete(struct completion *x)\n{\n}\n";
+    char *out = NULL;
+    /* column 7 in bytes (tab = 1) */
+    assert_int_equal(lab_compat_add_regparm(src, 2, 7, "complete", 3, &out), 1);
+    assert_string_equal(out,
+                        "int x;\n\tvoid __attribute__((regparm(3))) complete(struct completion "
+                        "*x)\n{\n}\n");
+    /* a wrong column (display columns): found by name on the line */
+    char *out2 = NULL;
+    assert_int_equal(lab_compat_add_regparm(src, 2, 14, "complete", 3, &out2), 1);
+    assert_string_equal(out, out2);
+    free(out2);
+    /* already attributed: no second insertion (the loop stops) */
+    out2 = NULL;
+    assert_int_equal(lab_compat_add_regparm(out, 2, 7, "complete", 3, &out2), 0);
+    assert_null(out2);
+    free(out);
+    /* a name that is only a prefix on the line is not taken */
+    assert_int_equal(lab_compat_add_regparm("void completed(int);\n", 1, 6, "complete", 3, &out),
+                     0);
+    /* asmlinkage: regparm(0) */
+    assert_int_equal(
+        lab_compat_add_regparm("void __up(struct semaphore *sem)\n", 1, 6, "__up", 0, &out), 1);
+    assert_string_equal(out, "void __attribute__((regparm(0))) __up(struct semaphore *sem)\n");
+    free(out);
+}
+
+static void test_fix_tree(void **state)
+{
+    /* a tiny tree: the diagnostics name kernel/sched.c relative to the
+     * directory make entered */
+    char dir[] = "/tmp/lab-compat-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char *kdir = lab_asprintf("%s/kernel", dir), *f = lab_asprintf("%s/kernel/sched.c", dir);
+    assert_int_equal(mkdir(kdir, 0755), 0);
+    char *lines = NULL;
+    for (int i = 1; i < 758; i++) {
+        char *t = lab_asprintf("%s/* %d */\n", lines ? lines : "", i);
+        free(lines);
+        lines = t;
+    }
+    char *text = lab_asprintf("%svoid complete(struct completion *x)\n{\n}\n", lines);
+    assert_int_equal(lab_write_file(f, text, strlen(text)), 0);
+    char *log = lab_asprintf("make[1]: Entering directory '%s/kernel'\n%s", dir,
+                             strstr(log24, "sched.c:758"));
+    assert_int_equal(lab_compat_fix_conflicts(dir, log, NULL), 1);
+    size_t len;
+    char *now = lab_read_file(f, &len);
+    assert_non_null(strstr(now, "\nvoid __attribute__((regparm(3))) complete(struct completion"));
+    free(now);
+    /* the second pass finds it done */
+    assert_int_equal(lab_compat_fix_conflicts(dir, log, NULL), 0);
+
+    /* apply_tree: the 2.4 init.h row on a file of the tree, not on 2.6 */
+    char *inc = lab_asprintf("%s/include/linux", dir), *init = lab_asprintf("%s/init.h", inc);
+    char *cmd = lab_asprintf("mkdir -p %s", inc);
+    assert_int_equal(system(cmd), 0);
+    const char *h =
+        "#define __init_call\t__attribute__ ((unused,__section__ (\".initcall.init\")))\n";
+    assert_int_equal(lab_write_file(init, h, strlen(h)), 0);
+    assert_int_equal(lab_compat_apply_tree(dir, kv("2.6.9"), LAB_COMPAT_I386, NULL), 0);
+    assert_int_equal(lab_compat_apply_tree(dir, kv("2.4.22"), LAB_COMPAT_I386, NULL), 1);
+    now = lab_read_file(init, &len);
+    assert_non_null(strstr(now, "((used,"));
+    free(now);
+    lab_rm_rf(dir);
+    free(cmd);
+    free(inc);
+    free(init);
+    free(log);
+    free(text);
+    free(lines);
+    free(f);
+    free(kdir);
+}
+
+static void test_toolchain_decision(void **state)
+{
+    struct lab_compiler g12, g11, g13, g44, cl;
+    assert_int_equal(lab_compiler_parse("12", "gcc (Debian 12.2.0-14+deb12u1) 12.2.0", &g12), 0);
+    assert_int_equal(lab_compiler_parse("11", "gcc-11 (Debian 11.3.0-12) 11.3.0", &g11), 0);
+    assert_int_equal(lab_compiler_parse("13", "gcc (GCC) 13.2.0", &g13), 0);
+    assert_int_equal(lab_compiler_parse("4.4.7", "gcc-4.4 (Debian 4.4.7-8) 4.4.7", &g44), 0);
+    assert_int_equal(lab_compiler_parse("14.0.6", "Debian clang version 14.0.6", &cl), 0);
+    char msg[512];
+    /* covered: through the layer */
+    assert_int_equal(lab_toolchain_decide(kv("2.6.9"), "i686", &g12, 0, msg, sizeof msg), 2);
+    assert_int_equal(lab_toolchain_decide(kv("2.4.22"), "i686", &g11, 0, msg, sizeof msg), 2);
+    assert_int_equal(lab_toolchain_decide(kv("2.6.1-rc1"), "i686", &g12, 0, msg, sizeof msg), 2);
+    /* a compiler of the era builds natively */
+    assert_int_equal(lab_toolchain_decide(kv("2.6.9"), "i686", &g44, 1, msg, sizeof msg), 1);
+    /* modern trees natively */
+    assert_int_equal(lab_toolchain_decide(kv("6.1"), "x86_64", &g12, 0, msg, sizeof msg), 1);
+    /* refused with today's message: outside the layer's versions, arches
+     * or compilers */
+    assert_int_equal(lab_toolchain_decide(kv("2.6.20"), "i686", &g12, 0, msg, sizeof msg), 0);
+    assert_non_null(strstr(msg, "linux 2.6.20 needs gcc 3.2..4.4"));
+    assert_int_equal(lab_toolchain_decide(kv("2.6.9"), "x86_64", &g12, 0, msg, sizeof msg), 0);
+    assert_non_null(strstr(msg, "--cc gcc-4.4"));
+    assert_int_equal(lab_toolchain_decide(kv("2.6.9"), "i686", &g13, 0, msg, sizeof msg), 0);
+    assert_int_equal(lab_toolchain_decide(kv("2.4.22"), "i686", &cl, 0, msg, sizeof msg), 0);
+    assert_non_null(strstr(msg, "clang"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_coverage),      cmocka_unit_test(test_which_fixups),
+        cmocka_unit_test(test_flags),         cmocka_unit_test(test_segreg),
+        cmocka_unit_test(test_switch_to_esp), cmocka_unit_test(test_rmw),
+        cmocka_unit_test(test_regex_rows),    cmocka_unit_test(test_conflicts),
+        cmocka_unit_test(test_fix_tree),      cmocka_unit_test(test_toolchain_decision),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
