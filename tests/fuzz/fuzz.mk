@@ -17,7 +17,8 @@ FUZZ_SRC_proto         := host/proto.c
 FUZZ_SRC_experiment    := host/experiment.c host/util.c
 FUZZ_SRC_profile       := host/hdd/profile.c host/hdd/model.c host/hdd/layout.c host/hdd/queue.c
 FUZZ_SRC_bzimage       := kernels/bzimage.c host/util.c
-FUZZ_SRC_trace         := host/trace.c host/util.c
+FUZZ_SRC_trace         := host/trace.c host/util.c host/store.c
+FUZZ_LIBS_trace        := -lsqlite3 -lpthread # trace.c also reads a cell's window from the store
 FUZZ_SRC_agent_cmdline := $(addprefix guest-agent/,cmdline.c fmt.c opts.c parse.c)
 
 FUZZ_BINS := $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
@@ -27,7 +28,7 @@ FUZZ_HDRS := $(wildcard host/*.h host/hdd/*.h guest-agent/*.h kernels/*.h)
 .SECONDEXPANSION:
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.mk $$(FUZZ_SRC_$$*) $(FUZZ_HDRS)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SRC_$*) -lm
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SRC_$*) $(FUZZ_LIBS_$*) -lm
 
 .PHONY: fuzz fuzz-build fuzz-merge fuzz-coverage
 fuzz-build: $(FUZZ_BINS)
@@ -59,7 +60,7 @@ FUZZ_COV_FLAGS := -g -O0 -fsanitize=fuzzer -fprofile-instr-generate -fcoverage-m
                   -std=gnu11 -D_GNU_SOURCE -I. -Ihost -Iguest-agent -Ikernels
 $(BUILD)/fuzz-cov/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.mk $$(FUZZ_SRC_$$*) $(FUZZ_HDRS)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_COV_FLAGS) -o $@ $< $(FUZZ_SRC_$*) -lm
+	$(FUZZ_CC) $(FUZZ_COV_FLAGS) -o $@ $< $(FUZZ_SRC_$*) $(FUZZ_LIBS_$*) -lm
 
 fuzz-coverage: $(FUZZ_NAMES:%=$(BUILD)/fuzz-cov/fuzz_%)
 	@for n in $(FUZZ_NAMES); do \
