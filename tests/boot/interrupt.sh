@@ -49,6 +49,8 @@ bzImage:
 	mkdir -p arch/x86/boot && cp $src/boot/vmlinuz-6.12.113+deb12-amd64 arch/x86/boot/bzImage
 MK
 cp "$src/boot/config-6.12.113+deb12-amd64" "$repo/dotconfig"
+mkdir -p "$repo/scripts/kconfig" # a kconfig tree, as the builder tells them from 2.4's
+echo '# allnoconfig tinyconfig: in the top Makefile of this fake' >"$repo/scripts/kconfig/Makefile"
 g() { git -C "$repo" -c user.name=lab -c user.email=lab@localhost -c commit.gpgsign=false "$@"; }
 g init -q
 bisect_tree() {  # seconds a build takes; a commit per call, so no build is cached
