@@ -13,7 +13,7 @@ FUZZ_FLAGS   := -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefin
 FUZZ_NAMES   := proto experiment profile bzimage trace agent_cmdline
 
 # The code under test for each harness.
-FUZZ_SRC_proto         := host/proto.c
+FUZZ_SRC_proto         := host/proto.c host/util.c
 FUZZ_SRC_experiment    := host/experiment.c host/util.c
 FUZZ_SRC_profile       := host/hdd/profile.c host/hdd/model.c host/hdd/layout.c host/hdd/queue.c
 FUZZ_SRC_bzimage       := kernels/bzimage.c host/util.c
