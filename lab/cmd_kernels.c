@@ -293,9 +293,15 @@ static int kernels_build(int argc, char **argv)
         case 'w':
             s.wrap = optarg;
             break;
-        case 'j':
-            s.jobs = atoi(optarg);
+        case 'j': {
+            uint64_t v;
+            if (lab_parse_u64(optarg, 1, 256, &v) < 0) {
+                lab_error("--jobs wants a number from 1 to 256, not '%s'", optarg);
+                return 2;
+            }
+            s.jobs = (int)v;
             break;
+        }
         case 'R':
             s.repo = optarg;
             break;

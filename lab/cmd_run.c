@@ -80,6 +80,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
         {NULL, 0, NULL, 0},
     };
     int ch;
+    uint64_t v;
     char *end;
     o->threshold = 5;
     o->experiment = "seqread";
@@ -105,9 +106,9 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
             o->experiment = optarg;
             break;
         case 'n':
-            o->reps = (unsigned)strtoul(optarg, &end, 10);
-            if (*end || o->reps == 0 || o->reps > 1000)
+            if (lab_parse_u64(optarg, 1, 1000, &v) < 0)
                 return lab_error("--reps wants a number from 1 to 1000, not '%s'", optarg);
+            o->reps = (unsigned)v;
             break;
         case 's':
             if (o->nsets == sizeof o->sets / sizeof o->sets[0])
@@ -127,9 +128,10 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
             o->channel = optarg;
             break;
         case 't':
-            o->timeout = (unsigned)strtoul(optarg, &end, 10);
-            if (*end || o->timeout == 0)
-                return lab_error("--timeout wants seconds, not '%s'", optarg);
+            if (lab_parse_u64(optarg, 1, LAB_TIMEOUT_MAX_S, &v) < 0)
+                return lab_error("--timeout wants seconds from 1 to %d, not '%s'",
+                                 LAB_TIMEOUT_MAX_S, optarg);
+            o->timeout = (unsigned)v;
             break;
         case 'h':
             run_usage(stdout);
@@ -342,9 +344,14 @@ int cmd_run(int argc, char **argv)
     fprintf(stderr, "lab: run %lld: %s, %zu cell(s) on %s, %u run(s) each after %u warm-up, %s\n",
             (long long)run, exp.name, ncells, profile.name, exp.reps, exp.warmup,
             strcmp(virt_type, "kvm") == 0 ? "KVM" : "TCG");
+    enum lab_session_stop stop = LAB_GO;
+    char stop_why[600] = "";
+    size_t done = 0;
     struct lab_progress *progress = start_progress(st, run, specs, ncells, skip, profile.name);
-    for (size_t i = 0; i < ncells && !lab_interrupted; i++) {
+    for (size_t i = 0; i < ncells; i++, done++) {
         struct lab_cell_result res;
+        if ((stop = lab_session_check(&session, stop_why, sizeof stop_why)) != LAB_GO)
+            break;
         const char *kname = specs[i].kernel->name;
         char what[160];
         snprintf(what, sizeof what, "%s%s%s%s%s", exp.name, exp.load_list ? " load=" : "",
@@ -376,7 +383,11 @@ int cmd_run(int argc, char **argv)
         }
     }
     lab_progress_stop(progress);
-    const char *status = lab_interrupted ? "interrupted" : failed ? "failed" : "ok";
+    if (stop == LAB_GO)
+        stop = lab_session_check(&session, stop_why, sizeof stop_why);
+    if (stop == LAB_STOP_STORE || stop == LAB_STOP_LIBVIRT)
+        lab_error("stopped after %zu of %zu cell(s): %s", done, ncells, stop_why);
+    const char *status = lab_interrupted ? "interrupted" : failed || stop ? "failed" : "ok";
     lab_store_run_end(st, run, status);
     printf("\n");
     lab_report_run(stdout, st, run);
@@ -385,7 +396,7 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr,
                 "lab: interrupted; the samples measured so far are stored (lab show %lld)\n",
                 (long long)run);
-    rc = lab_interrupted ? 130 : failed || written < 0 ? 1 : 0;
+    rc = lab_interrupted ? 130 : failed || stop || written < 0 ? 1 : 0;
 out_session:
     lab_session_close(&session);
 out_exp:
