@@ -5,6 +5,7 @@
 #include "bus.h"
 #include "experiment.h"
 #include "store.h"
+#include "user.h"
 #include "util.h"
 
 #include <inttypes.h>
@@ -86,4 +87,24 @@ int lab_kernel_smoke(const struct lab_cell_env *env, const struct lab_kernel *k,
     }
     lab_experiment_free(&exp);
     return rc;
+}
+
+int lab_kernel_verify(const struct lab_cell_env *env, const char *name, const char *accel,
+                      int again, char *note, size_t len)
+{
+    const struct lab_kernel *k = lab_kernel_find(name);
+    if (!k) {
+        snprintf(note, len, "unknown kernel '%s'", name);
+        return -1;
+    }
+    if (!again && k->verified && strcmp(k->verified, "passed") == 0) {
+        snprintf(note, len, "%s", k->verified_note ? k->verified_note : "passed earlier");
+        return 1;
+    }
+    int v = lab_kernel_smoke(env, k, accel, note, len);
+    /* An interrupted test is no verdict; one that could not run neither. */
+    if (v >= 0 && !lab_interrupted && k->dir &&
+        lab_user_kernel_set_verified(name, v == 1, note) < 0)
+        return -1;
+    return v;
 }

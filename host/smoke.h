@@ -20,4 +20,10 @@
 int lab_kernel_smoke(const struct lab_cell_env *env, const struct lab_kernel *k, const char *accel,
                      char *note, size_t len);
 
+/* lab_kernel_smoke on the kernel named `name`, then its verdict recorded
+ * with a user kernel (lab_user_kernel_set_verified) unless interrupted.
+ * The same returns; a kernel that passed before is not run again (1). */
+int lab_kernel_verify(const struct lab_cell_env *env, const char *name, const char *accel,
+                      int again, char *note, size_t len);
+
 #endif

@@ -14,6 +14,7 @@
 #include "profile.h"
 #include "stats.h"
 #include "store.h"
+#include "smoke.h"
 #include "util.h"
 #include "vm.h"
 
@@ -404,6 +405,16 @@ static int build_commit(struct ctx *c, const char *hash, char *kernel, size_t le
             (double)(lab_now_ns() - t0) / 1e9);
     snprintf(kernel, len, "%s", name);
     free(name);
+    /* Never trust what only links: a build that fails the IO smoke test is
+     * a skip, like one that does not build. */
+    char note[1024];
+    int v = lab_kernel_verify(&c->env, kernel, c->o->accel, 0, note, sizeof note);
+    if (v != 1) {
+        if (!lab_interrupted)
+            lab_warn("bisect: %.12s: %s the IO smoke test: %s", hash,
+                     v == 0 ? "failed" : "could not run", note);
+        return -1;
+    }
     return 0;
 }
 
