@@ -7,18 +7,19 @@
  *   endpoints: they differ iff n_good, n_bad >= 2, p(good, bad) < alpha and
  *     |mean_bad - mean_good| / mean_good >= threshold; the "bad direction"
  *     is the sign of mean_bad - mean_good (whatever the metric's better side).
- *   step (n >= 2, compared with both endpoints' samples): the step
- *     "differs" from an endpoint E iff p(E, step) < alpha AND
- *     |mean_step - mean_E| >= threshold% of mean_good (a significant but
- *     negligible difference, which a low-noise profile finds at n=20 between
- *     commits that changed nothing, does not count);
- *     bad  iff it differs from good, step - good in the bad direction, and
- *              does not differ from bad;
- *     good iff it differs from bad, step - bad in the good direction, and
- *              does not differ from good;
- *     otherwise inconclusive (like both endpoints, like neither, beyond one
- *     of them, or fewer than 2 samples): more repetitions, up to a cap, then
- *     skip. A step is never decided from one run. */
+ *   step (n >= 2, compared with both endpoints' samples; distances in
+ *     percent of the good mean):
+ *     good iff it differs from bad (p < alpha) by at least the threshold
+ *              towards good, and lies within the threshold of good on
+ *              either side of it (a step a few percent past good is good);
+ *     bad  the same with the roles swapped;
+ *     a new finding (verdict good, or bad, with finding = 1) iff it lies
+ *              past that endpoint, away from the other one, by at least the
+ *              threshold (p < alpha against both): decided, and reported;
+ *     otherwise inconclusive (between the endpoints by more than the
+ *     threshold from each, samples that overlap, or fewer than 2 samples):
+ *     more repetitions, up to a cap, then skip. A step is never decided
+ *     from one run. */
 #ifndef LAB_BISECT_H
 #define LAB_BISECT_H
 
@@ -69,6 +70,7 @@ struct lab_bisect_decision {
     int have_cmp;                    /* 0 when the step has fewer than 2 samples */
     struct lab_comparison vs_good;   /* b = step vs a = good */
     struct lab_comparison vs_bad;    /* b = step vs a = bad */
+    int finding;                     /* 1: past the endpoint of its verdict by >= threshold */
     char reason[160];
 };
 /* The verdict of a step from its samples and both endpoints' samples;

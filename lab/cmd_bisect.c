@@ -726,6 +726,10 @@ int cmd_bisect(int argc, char **argv)
         rc = 1;
     }
     printf("%s %s: %s\n\n", c.exp.name, c.metric->name, ends.reason);
+    for (size_t i = 0; i < nsteps; i++)
+        if (strncmp(steps[i].reason, "new finding", 11) == 0)
+            printf("new finding at step %d %.12s \"%s\": %s\n", steps[i].step, steps[i].commit,
+                   steps[i].subject, steps[i].reason);
     lab_bisect_print_table(stdout, steps, nsteps, unit);
     fprintf(stderr, "lab: bisect %lld took %.0f s (lab bisect --show %lld)\n", (long long)bid,
             (double)(lab_now_ns() - t_start) / 1e9, (long long)bid);
