@@ -18,6 +18,7 @@
 #include "protocol.h"
 #include "util.h"
 #include "vm.h"
+#include "rt.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -54,6 +55,7 @@ struct cell_run {
     struct lab_linebuf lines;
     struct lab_seqcheck seq;
     int bye;
+    int rt_by_lab; /* real-time QEMU set by lab_rt_qemu, not by <cputune> */
 };
 
 const char *lab_cell_status_name(enum lab_cell_status s)
@@ -491,7 +493,8 @@ static int start_disk(struct cell_run *c, int i, const char *image)
                                   .socket = c->disk2_socket,
                                   .log = log,
                                   .filter = model ? lab_hdd_filter_path() : NULL,
-                                  .profile = model ? p->path : NULL};
+                                  .profile = model ? p->path : NULL,
+                                  .rt_priority = c->spec->rt_priority ? LAB_RT_NBD_PRIO : 0};
         int rc = lab_nbd_start(&ns, &c->nbd2);
         free(log);
         return rc < 0 ? fail(c, LAB_CELL_FAILED, "cannot serve the second disk (nbdkit)") : 0;
@@ -508,6 +511,7 @@ static int start_disk(struct cell_run *c, int i, const char *image)
         .filter = model ? lab_hdd_filter_path() : NULL,
         .profile = model ? p->path : NULL,
         .trace = c->trace,
+        .rt_priority = c->spec->rt_priority ? LAB_RT_NBD_PRIO : 0,
     };
     int rc = lab_nbd_start(&ns, &c->nbd);
     free(log);
@@ -622,6 +626,9 @@ static int prepare(struct cell_run *c, char **xml)
     struct lab_domain_spec ds;
     cmdline = lab_cell_domain(&c->era, c->bus, c->channel, profile, spec->exp, spec->virt_type,
                               &paths, &ds);
+    char why[200];
+    c->rt_by_lab = spec->rt_priority && !lab_rt_cputune_usable(why, sizeof why);
+    ds.rt_priority = c->rt_by_lab ? 0 : (unsigned)spec->rt_priority;
     *xml = lab_domain_xml(&ds);
     rc = *xml ? 0 : fail(c, LAB_CELL_FAILED, "cannot generate the domain XML");
 out:
@@ -661,6 +668,8 @@ int lab_cell_run(const struct lab_cell_env *env, const struct lab_cell_spec *spe
         char warmup[16];
         snprintf(warmup, sizeof warmup, "%u", spec->exp->warmup);
         lab_store_cell_set(env->store, c->cell_id, "warmup", warmup);
+        if (spec->rt_note)
+            lab_store_cell_set(env->store, c->cell_id, "rt", spec->rt_note);
     }
 
     lab_rm_rf(c->dir);
@@ -680,8 +689,28 @@ int lab_cell_run(const struct lab_cell_env *env, const struct lab_cell_spec *spe
         fail(c, LAB_CELL_FAILED, "libvirt could not start the guest: %s", lab_vm_last_error());
         goto teardown;
     }
-    if (connect_agent(c, dom) == 0)
+    if (c->rt_by_lab) {
+        char *name = lab_vm_domain_name(spec->index, spec->kernel->name), why[200] = "";
+        if (lab_rt_qemu(name, spec->rt_priority, why, sizeof why) < 0)
+            lab_warn("%s: QEMU runs without SCHED_FIFO: %s", spec->kernel->name, why);
+        free(name);
+    }
+    if (connect_agent(c, dom) == 0) {
+        /* The reader stamps the host's clock on each record: it runs just
+         * above normal threads while it pumps (host/rt.h). */
+        struct lab_rt_saved rt = {0};
+        if (spec->rt_priority)
+            lab_rt_enter(LAB_RT_READER_PRIO, &rt);
+        int64_t wait0 = lab_rt_thread_wait_ns();
         pump(c, dom);
+        int64_t wait1 = lab_rt_thread_wait_ns();
+        lab_rt_leave(&rt);
+        if (env->store && wait0 >= 0 && wait1 >= wait0) {
+            char ns[32];
+            snprintf(ns, sizeof ns, "%lld", (long long)(wait1 - wait0));
+            lab_store_cell_set(env->store, c->cell_id, "reader_wait_ns", ns);
+        }
+    }
     if (c->bye && res->status == LAB_CELL_OK && !spec->hello_only)
         wait_poweroff(dom);
     else if (!c->bye && res->status == LAB_CELL_OK)

@@ -1,5 +1,6 @@
 /* nbdkit processes for the data disks. */
 #include "nbd.h"
+#include "rt.h"
 #include "util.h"
 
 #include <errno.h>
@@ -69,6 +70,10 @@ static void exec_nbdkit(const struct lab_nbd_spec *s)
         dup2(fd, 2);
     }
     signal(SIGINT, SIG_IGN); /* the lab stops it during teardown */
+    /* Set before exec, so every thread nbdkit starts inherits it. */
+    if (s->rt_priority && lab_rt_self(s->rt_priority) < 0)
+        fprintf(stderr, "lab: nbdkit runs without SCHED_FIFO %d: %s\n", s->rt_priority,
+                strerror(errno));
     execvp(argv[0], argv);
     fprintf(stderr, "cannot run nbdkit: %s\n", strerror(errno));
     _exit(127);

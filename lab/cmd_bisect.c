@@ -14,6 +14,7 @@
 #include "profile.h"
 #include "stats.h"
 #include "store.h"
+#include "rt.h"
 #include "util.h"
 #include "vm.h"
 
@@ -34,6 +35,7 @@ struct bisect_opts {
     char *sets[32];
     size_t nsets;
     int show, list;
+    int no_rt; /* --no-rt */
     int64_t show_id;
 };
 
@@ -57,6 +59,7 @@ static void bisect_usage(FILE *out)
         "      --cc CC            compiler for the builds\n"
         "      --accel A          auto (default), tcg or kvm\n"
         "      --timeout S        seconds before a cell counts as hung\n"
+        "      --no-rt            no real-time scheduling of QEMU and nbdkit\n"
         "      --show [ID]        print a stored bisection (default the newest)\n"
         "      --list             list the stored bisections\n"
         "      --junit FILE       also write JUnit XML (with --show: of a stored one)\n"
@@ -70,7 +73,7 @@ static void bisect_usage(FILE *out)
 
 static int parse_opts(int argc, char **argv, struct bisect_opts *o)
 {
-    enum { O_CONFIG = 256, O_CC, O_ACCEL, O_TIMEOUT, O_SHOW, O_LIST, O_JUNIT };
+    enum { O_CONFIG = 256, O_CC, O_ACCEL, O_TIMEOUT, O_SHOW, O_LIST, O_JUNIT, O_NO_RT };
     static const struct option longopts[] = {
         {"repo", required_argument, NULL, 'r'},
         {"good", required_argument, NULL, 'g'},
@@ -89,6 +92,7 @@ static int parse_opts(int argc, char **argv, struct bisect_opts *o)
         {"show", no_argument, NULL, O_SHOW},
         {"list", no_argument, NULL, O_LIST},
         {"junit", required_argument, NULL, O_JUNIT},
+        {"no-rt", no_argument, NULL, O_NO_RT},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -162,6 +166,9 @@ static int parse_opts(int argc, char **argv, struct bisect_opts *o)
             break;
         case O_JUNIT:
             o->junit = optarg;
+            break;
+        case O_NO_RT:
+            o->no_rt = 1;
             break;
         case 'h':
             bisect_usage(stdout);
@@ -314,6 +321,8 @@ struct ctx {
     struct lab_cell_env env;
     struct lab_store *st;
     const char *virt_type;
+    int rt_priority;    /* lab_rt_plan's decision, once per bisection */
+    char rt_note[256];
 };
 
 struct values {
@@ -388,7 +397,12 @@ static int measure(struct ctx *c, const char *kernel, unsigned reps, struct valu
     }
     c->exp.reps = reps;
     struct lab_cell_spec spec = {
-        .kernel = k, .exp = &c->exp, .profile = &c->profile, .timeout_s = c->o->timeout};
+        .kernel = k,
+        .exp = &c->exp,
+        .profile = &c->profile,
+        .timeout_s = c->o->timeout,
+        .rt_priority = c->rt_priority,
+        .rt_note = c->rt_note};
     if (lab_cell_check(&spec, reason, rlen) < 0)
         return -1;
     if (access(lab_agent_path(k->arch), R_OK) != 0) {
@@ -540,6 +554,7 @@ int cmd_bisect(int argc, char **argv)
         goto out_exp;
     c.env = session.env;
     c.st = session.env.store;
+    c.rt_priority = lab_rt_plan(o.no_rt, c.rt_note, sizeof c.rt_note);
     int64_t run = session.env.run_id;
     char *cmdline = session.command_line;
     if (lab_bisect_db_open(lab_store_path(), &db) < 0) {

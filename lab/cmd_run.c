@@ -10,6 +10,7 @@
 #include "profile.h"
 #include "progress.h"
 #include "report.h"
+#include "rt.h"
 #include "session.h"
 #include "store.h"
 #include "util.h"
@@ -37,6 +38,7 @@ struct run_opts {
     double threshold;         /* --junit: smallest change that fails */
     unsigned reps;
     unsigned timeout;
+    int no_rt; /* --no-rt: QEMU and nbdkit at the normal policy */
     char *sets[32];
     size_t nsets;
 };
@@ -55,6 +57,8 @@ static void run_usage(FILE *out)
             "      --channel C        agent channel: virtio-port or uart (default: the era's)\n"
             "      --accel A          auto (default), tcg or kvm\n"
             "      --timeout S        seconds before a cell counts as hung\n"
+            "      --no-rt            no real-time scheduling of QEMU and nbdkit (default: SCHED_FIFO\n"
+            "                         at a low priority where permitted)\n"
             "      --json FILE        also write the run as JSON (schema in README.md)\n"
             "      --junit FILE       also write JUnit XML: a slower comparison is a failure,\n"
             "                         a cell that could not run an error\n"
@@ -76,6 +80,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
         {"json", required_argument, NULL, 'J'},
         {"junit", required_argument, NULL, 'U'},
         {"threshold", required_argument, NULL, 'T'},
+        {"no-rt", no_argument, NULL, 'R'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -89,6 +94,9 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
         switch (ch) {
         case 'J':
             o->json = optarg;
+            break;
+        case 'R':
+            o->no_rt = 1;
             break;
         case 'U':
             o->junit = optarg;
@@ -342,6 +350,14 @@ int cmd_run(int argc, char **argv)
     fprintf(stderr, "lab: run %lld: %s, %zu cell(s) on %s, %u run(s) each after %u warm-up, %s\n",
             (long long)run, exp.name, ncells, profile.name, exp.reps, exp.warmup,
             strcmp(virt_type, "kvm") == 0 ? "KVM" : "TCG");
+    /* Real-time or not is decided once per run, said once, and stored on
+     * every cell (its "rt" fact). */
+    char rt_note[256];
+    int rt_prio = lab_rt_plan(o.no_rt, rt_note, sizeof rt_note);
+    for (size_t i = 0; i < ncells; i++) {
+        specs[i].rt_priority = rt_prio;
+        specs[i].rt_note = rt_note;
+    }
     struct lab_progress *progress = start_progress(st, run, specs, ncells, skip, profile.name);
     for (size_t i = 0; i < ncells && !lab_interrupted; i++) {
         struct lab_cell_result res;
