@@ -670,6 +670,11 @@ int lab_cell_run(const struct lab_cell_env *env, const struct lab_cell_spec *spe
         lab_store_cell_set(env->store, c->cell_id, "warmup", warmup);
         if (spec->rt_note)
             lab_store_cell_set(env->store, c->cell_id, "rt", spec->rt_note);
+        if (spec->boot) {
+            char boot[16];
+            snprintf(boot, sizeof boot, "%u", spec->boot);
+            lab_store_cell_set(env->store, c->cell_id, "boot", boot);
+        }
     }
 
     lab_rm_rf(c->dir);

@@ -27,6 +27,7 @@ struct lab_cell_spec {
     int hello_only;                    /* stop at the agent's hello (probes, boot benchmarks) */
     int smoke_test; /* the IO smoke test itself: runs a build that has not passed it yet */
     int rt_priority;     /* SCHED_FIFO for QEMU (nbdkit one above, host/rt.h); 0 = none */
+    unsigned boot;       /* which boot of its kernel and variant (1..); 0: not stored */
     const char *rt_note; /* stored as the cell's "rt" fact (lab_rt_plan's note), or NULL */
 };
 

@@ -198,6 +198,11 @@ static struct json_object *rows_array(const struct lab_model *m)
         struct json_object *o = json_object_new_object();
         put(o, "label", str(r->label));
         put(o, "cell", json_object_new_int64(r->cell));
+        struct json_object *cells = json_object_new_array();
+        for (size_t k = 0; k < r->ncells; k++)
+            json_object_array_add(cells, json_object_new_int64(r->cells[k]));
+        put(o, "cells", cells);
+        put(o, "boots", json_object_new_int64(r->nboots));
         put(o, "kernel", str(r->kernel));
         put(o, "readahead", r->ra >= 0 ? json_object_new_int64(r->ra) : NULL);
         put(o, "load", str(r->load[0] ? r->load : NULL));

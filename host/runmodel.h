@@ -12,7 +12,8 @@
 #include "stats.h"
 #include "store.h"
 
-#define LAB_MODEL_MAX_ROWS 64
+#define LAB_MODEL_MAX_ROWS  64
+#define LAB_MODEL_MAX_BOOTS 20 /* cells (boots) merged into one row */
 
 /* Per-sample figures a row holds. */
 enum lab_fig {
@@ -61,8 +62,12 @@ struct lab_shape {
     struct lab_column cols[8]; /* ends at the first NULL title */
 };
 
+/* A row merges the boots of one kernel and variant: every cell of the run
+ * with the same kernel, load and scheduler (in a sweep, at one setting). */
 struct lab_model_row {
-    int64_t cell;
+    int64_t cell;                        /* the first boot's cell */
+    int64_t cells[LAB_MODEL_MAX_BOOTS];  /* every boot's cell, in run order */
+    size_t ncells;
     long ra;    /* readahead of the row's samples in a sweep; -1 otherwise */
     int warmup; /* samples with rep < warmup (in each sweep group) are left out */
     char kernel[128];
@@ -74,8 +79,12 @@ struct lab_model_row {
     char reason[1024];
     size_t n;
     double *v[LAB_FIG_COUNT];
+    unsigned *boot;  /* the boot of each counted sample (the cell's "boot" fact, else its
+                        position among the row's cells, from 1) */
+    unsigned nboots; /* distinct boots with counted samples */
     uint64_t bytes;
-    int seen; /* samples routed here, warm-up included */
+    int seen;           /* samples of seen_cell routed here, warm-up included */
+    int64_t seen_cell;  /* each boot has its own warm-up */
 };
 
 enum lab_verdict {
@@ -106,6 +115,10 @@ struct lab_model {
     size_t nrows;
     struct lab_model_cmp cmps[LAB_MODEL_MAX_ROWS];
     size_t ncmps;
+    /* while loading: the row of the cell being read, its boot and warm-up */
+    struct lab_model_row *cur;
+    unsigned cur_boot;
+    int cur_warmup;
 };
 
 /* Reads run `run`. NULL with an error when the run has no cells. */

@@ -9,6 +9,7 @@
 #include "junit.h"
 #include "profile.h"
 #include "progress.h"
+#include "plan.h"
 #include "report.h"
 #include "rt.h"
 #include "session.h"
@@ -38,7 +39,8 @@ struct run_opts {
     double threshold;         /* --junit: smallest change that fails */
     unsigned reps;
     unsigned timeout;
-    int no_rt; /* --no-rt: QEMU and nbdkit at the normal policy */
+    int no_rt;      /* --no-rt: QEMU and nbdkit at the normal policy */
+    unsigned boots; /* --boots: boots per kernel and variant */
     char *sets[32];
     size_t nsets;
 };
@@ -57,6 +59,8 @@ static void run_usage(FILE *out)
             "      --channel C        agent channel: virtio-port or uart (default: the era's)\n"
             "      --accel A          auto (default), tcg or kvm\n"
             "      --timeout S        seconds before a cell counts as hung\n"
+            "      --boots N          boots per kernel (default 2); the kernels' cells interleave:\n"
+            "                         A1 B1 A2 B2 ...\n"
             "      --no-rt            no real-time scheduling of QEMU and nbdkit (default: SCHED_FIFO\n"
             "                         at a low priority where permitted)\n"
             "      --json FILE        also write the run as JSON (schema in README.md)\n"
@@ -81,6 +85,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
         {"junit", required_argument, NULL, 'U'},
         {"threshold", required_argument, NULL, 'T'},
         {"no-rt", no_argument, NULL, 'R'},
+        {"boots", required_argument, NULL, 'B'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -90,6 +95,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
     o->experiment = "seqread";
     o->accel = "auto";
     o->profile = "fast";
+    o->boots = 2;
     while ((ch = getopt_long(argc, argv, "k:e:n:s:p:b:T:h", longopts, NULL)) != -1) {
         switch (ch) {
         case 'J':
@@ -97,6 +103,12 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
             break;
         case 'R':
             o->no_rt = 1;
+            break;
+        case 'B':
+            o->boots = (unsigned)strtoul(optarg, &end, 10);
+            if (*end || o->boots == 0 || o->boots > LAB_PLAN_MAX_BOOTS)
+                return lab_error("--boots wants a number from 1 to %d, not '%s'",
+                                 LAB_PLAN_MAX_BOOTS, optarg);
             break;
         case 'U':
             o->junit = optarg;
@@ -186,35 +198,40 @@ static int check_agents(const struct lab_kernel *const *kernels, size_t n)
     return 0;
 }
 
-/* The matrix: one cell per kernel and variant; the variants are every
- * load of a load_list crossed with every scheduler of a scheduler_list
- * ("default": the kernel's own), each a copy of the experiment with its
- * load and scheduler. Cells the era cannot run are skipped here, before
- * anything boots. Returns the number of cells. */
+/* The matrix: one cell per kernel, variant and boot, in the interleaved
+ * order of host/plan.h (A1 B1 A2 B2 ...); the variants are every load of a
+ * load_list crossed with every scheduler of a scheduler_list ("default":
+ * the kernel's own), each a copy of the experiment with its load and
+ * scheduler. Cells the era cannot run are skipped here, before anything
+ * boots (said once, for the first boot). Returns the number of cells. */
 static size_t plan_cells(const struct run_opts *o, const struct lab_kernel *const *kernels,
                          size_t nk, const struct lab_experiment *exp,
                          struct lab_experiment *variants, size_t nvariants,
                          const struct lab_profile *profile, const struct lab_bus *bus,
                          struct lab_cell_spec *specs, char (*skip)[256], size_t *runnable)
 {
-    size_t n = 0;
+    static struct lab_plan_slot order[MAX_CELLS];
+    size_t n = lab_plan_order(nk, nvariants, o->boots, order, MAX_CELLS);
     *runnable = 0;
-    for (size_t i = 0; i < nk; i++) {
-        for (size_t l = 0; l < (nvariants ? nvariants : 1); l++, n++) {
-            const struct lab_experiment *e = nvariants ? &variants[l] : exp;
-            specs[n] = (struct lab_cell_spec){.index = (int)n,
-                                              .kernel = kernels[i],
-                                              .exp = e,
-                                              .profile = profile,
-                                              .bus = bus,
-                                              .channel = o->channel,
-                                              .timeout_s = o->timeout};
-            if (lab_cell_check(&specs[n], skip[n], sizeof skip[n]) == 0) {
-                skip[n][0] = '\0';
-                (*runnable)++;
-            } else {
-                fprintf(stderr, "lab: skipping %s/%s: %s\n", kernels[i]->name, exp->name, skip[n]);
-            }
+    if (n == 0)
+        lab_error("too many cells: %zu kernel(s) x %zu variant(s) x %u boot(s) is more than %d",
+                  nk, nvariants ? nvariants : 1, o->boots, MAX_CELLS);
+    for (size_t c = 0; c < n; c++) {
+        const struct lab_kernel *k = kernels[order[c].kernel];
+        const struct lab_experiment *e = nvariants ? &variants[order[c].variant] : exp;
+        specs[c] = (struct lab_cell_spec){.index = (int)c,
+                                          .kernel = k,
+                                          .exp = e,
+                                          .profile = profile,
+                                          .bus = bus,
+                                          .channel = o->channel,
+                                          .timeout_s = o->timeout,
+                                          .boot = order[c].boot};
+        if (lab_cell_check(&specs[c], skip[c], sizeof skip[c]) == 0) {
+            skip[c][0] = '\0';
+            (*runnable)++;
+        } else if (order[c].boot == 1) {
+            fprintf(stderr, "lab: skipping %s/%s: %s\n", k->name, exp->name, skip[c]);
         }
     }
     return n;
@@ -347,8 +364,10 @@ int cmd_run(int argc, char **argv)
         goto out_session;
     }
 
-    fprintf(stderr, "lab: run %lld: %s, %zu cell(s) on %s, %u run(s) each after %u warm-up, %s\n",
-            (long long)run, exp.name, ncells, profile.name, exp.reps, exp.warmup,
+    fprintf(stderr,
+            "lab: run %lld: %s, %zu cell(s) on %s (%u boot(s) per kernel, interleaved), %u run(s) "
+            "each after %u warm-up, %s\n",
+            (long long)run, exp.name, ncells, profile.name, o.boots, exp.reps, exp.warmup,
             strcmp(virt_type, "kvm") == 0 ? "KVM" : "TCG");
     /* Real-time or not is decided once per run, said once, and stored on
      * every cell (its "rt" fact). */
@@ -363,11 +382,13 @@ int cmd_run(int argc, char **argv)
         struct lab_cell_result res;
         const char *kname = specs[i].kernel->name;
         char what[160];
-        snprintf(what, sizeof what, "%s%s%s%s%s", exp.name, exp.load_list ? " load=" : "",
-                 exp.load_list ? specs[i].exp->load : "", exp.scheduler_list ? " scheduler=" : "",
+        snprintf(what, sizeof what, "%s%s%s%s%s boot %u/%u", exp.name,
+                 exp.load_list ? " load=" : "", exp.load_list ? specs[i].exp->load : "",
+                 exp.scheduler_list ? " scheduler=" : "",
                  exp.scheduler_list
                      ? (specs[i].exp->scheduler ? specs[i].exp->scheduler : "default")
-                     : "");
+                     : "",
+                 specs[i].boot, o.boots);
         if (skip[i][0]) {
             int64_t cell = lab_store_cell_begin(st, run, kname, exp.name, NULL);
             lab_store_cell_end(st, cell, "skipped", skip[i]);

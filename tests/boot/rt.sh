@@ -12,7 +12,7 @@ starts() { case "$1" in "$2"*) return 0;; esac; return 1; }
 policy() { chrt -p "$1" 2>/dev/null | sed -n '1s/.*: //p'; }
 prio() { chrt -p "$1" 2>/dev/null | sed -n '2s/.*: //p'; }
 
-"$lab" run --kernels 6.12.113 --profile pata-2003 --reps 3 --set file_size=64M \
+"$lab" run --boots 1 --kernels 6.12.113 --profile pata-2003 --reps 3 --set file_size=64M \
     >"$tmp/out" 2>"$tmp/err" &
 labpid=$!
 qemu=
@@ -58,7 +58,7 @@ check "the RT throttle is left as it was ($throttle)" \
 check "no warning about real-time as root" bash -c "! grep -q 'real-time' '$tmp/err'"
 
 # Without CAP_SYS_NICE: completes, says so once, records it.
-setpriv --bounding-set -sys_nice -- "$lab" run --kernels 6.12.113 --profile pata-2003 \
+setpriv --bounding-set -sys_nice -- "$lab" run --boots 1 --kernels 6.12.113 --profile pata-2003 \
     --reps 2 --set file_size=16M >"$tmp/out2" 2>"$tmp/err2"
 rc=$?
 check "without CAP_SYS_NICE lab run exits 0 (got $rc)" test $rc -eq 0 || cat "$tmp/err2"
@@ -71,7 +71,7 @@ check "the cell records it ($fact)" starts "$fact" "off: not permitted"
 check "it measured anyway" test "$(sql "select count(*) from samples s join cells c on s.cell = c.id
                                        where c.run = $run")" -eq 3
 
-"$lab" run --no-rt --kernels 6.12.113 --reps 1 --set file_size=8M >/dev/null 2>"$tmp/err3"
+"$lab" run --boots 1 --no-rt --kernels 6.12.113 --reps 1 --set file_size=8M >/dev/null 2>"$tmp/err3"
 run=$(sql "select max(id) from runs")
 fact=$(sql "select value from cell_facts f join cells c on f.cell = c.id
             where c.run = $run and key = 'rt'")
