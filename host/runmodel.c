@@ -401,10 +401,18 @@ static void fill_comparisons(struct lab_model *m)
         struct lab_model_cmp *c = &m->cmps[m->ncmps++];
         c->row = i;
         c->base = (size_t)(b - m->rows);
-        if (lab_compare(b->v[f], b->n, r->v[f], r->n, &c->c) < 0)
+        struct lab_boot_cmp bc;
+        if (lab_boot_compare(b->v[f], b->boot, b->n, r->v[f], r->boot, r->n, &bc) < 0) {
             c->verdict = LAB_VERDICT_TOO_FEW;
-        else
+        } else {
+            c->c = bc.c;
+            c->method = bc.method;
+            c->boots_a = bc.boots_a;
+            c->boots_b = bc.boots_b;
+            c->p = bc.p;
+            c->runs_p = bc.runs_p;
             c->verdict = lab_verdict_of(&c->c, m->shape->lower_is_better);
+        }
     }
 }
 
@@ -441,6 +449,12 @@ void lab_model_free(struct lab_model *m)
 int lab_model_summary(const struct lab_model_row *r, enum lab_fig f, struct lab_summary *out)
 {
     return lab_summarize(r->v[f], r->n, out);
+}
+
+int lab_model_boot_variation(const struct lab_model_row *r, enum lab_fig f,
+                             struct lab_boot_var *out)
+{
+    return lab_boot_variation(r->v[f], r->boot, r->n, out);
 }
 
 int lab_model_regressed(const struct lab_model_cmp *c, double threshold_pct)

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bootstats.h"
 #include "stats.h"
 #include "store.h"
 
@@ -101,7 +102,12 @@ enum lab_verdict lab_verdict_of(const struct lab_comparison *c, int lower_is_bet
 struct lab_model_cmp {
     size_t row, base; /* indexes into rows */
     enum lab_verdict verdict;
-    struct lab_comparison c; /* valid unless verdict is TOO_FEW */
+    struct lab_comparison c; /* valid unless verdict is TOO_FEW; the change, its CI and
+                                significance by `method` (host/bootstats.h) */
+    enum lab_boot_method method;
+    unsigned boots_a, boots_b; /* base's and row's boots */
+    double p;                  /* the method's p (= c.welch_p with runs as units) */
+    double runs_p;             /* Welch's p with runs as units */
 };
 
 struct lab_model {
@@ -127,6 +133,11 @@ void lab_model_free(struct lab_model *m); /* NULL is fine */
 
 /* The summary of figure f over a row's counted samples; -1 when n == 0. */
 int lab_model_summary(const struct lab_model_row *r, enum lab_fig f, struct lab_summary *out);
+
+/* Within- and between-boot variation of figure f over a row's counted
+ * samples; -1 when n == 0. */
+int lab_model_boot_variation(const struct lab_model_row *r, enum lab_fig f,
+                             struct lab_boot_var *out);
 
 /* 1 when a comparison is significant, in the bad direction, and at least
  * threshold_pct large: what CI should fail on. */

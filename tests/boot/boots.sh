@@ -24,5 +24,14 @@ for k in 6.1.0-47 6.12.113; do
              where c.run = $run and c.kernel = '$k'")
     check "$k: 2 x (1 warm-up + 2 runs) samples stored (got $n)" test "$n" -eq 6
 done
+# Boot-level statistics: lab show prints each row's boots and their
+# variation, the comparison says which method it used.
+"$lab" show "$run" >"$tmp/show"
+check "lab show prints the boots table" grep -q 'between-boot sd' "$tmp/show"
+check "lab show names the boot-level method" grep -q 'a two-level bootstrap over 2 and 2 boots' "$tmp/show"
+check "the JSON row has a between-boot sd" \
+    test "$(json_row "$doc" 6.12.113 'r["boot_variation"]["between_boot_sd"] is not None')" = True
+check "the JSON comparison's method is the bootstrap" \
+    test "$(json "$doc" 'd["comparisons"][0]["method"]')" = bootstrap
 check_no_leaks
 finish
