@@ -19,6 +19,7 @@
 #include "util.h"
 #include "vm.h"
 #include "rt.h"
+#include "contention.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -56,6 +57,9 @@ struct cell_run {
     struct lab_seqcheck seq;
     int bye;
     int rt_by_lab; /* real-time QEMU set by lab_rt_qemu, not by <cputune> */
+    char *stats;   /* the hdd filter's overrun counters, or NULL */
+    struct lab_contention cont;
+    struct lab_contention_snap snap_begin[MAX_REPS];
 };
 
 const char *lab_cell_status_name(enum lab_cell_status s)
@@ -210,6 +214,15 @@ static void store_sample(struct cell_run *c, const struct lab_record *rec, int64
                      rec->kv[i].value);
         }
     }
+    /* What the guest did not get during the run, measured here. */
+    if (rep < MAX_REPS) {
+        struct lab_contention_snap end;
+        lab_contention_snap(&c->cont, &end);
+        int flag =
+            lab_contention_extra(&c->snap_begin[rep], &end, s.real_ns, extra, sizeof extra);
+        /* Warm-ups are left out anyway: only counted runs are rerun. */
+        c->res->flagged += flag && rep >= c->spec->exp->warmup;
+    }
     s.extra = extra;
     if (c->env->store)
         lab_store_add_sample(c->env->store, &s);
@@ -250,8 +263,10 @@ static int handle_record(struct cell_run *c, const char *line, size_t len, int64
     case LAB_REC_BEGIN: {
         uint64_t rep = 0;
         lab_record_get_u64(&rec, "rep", &rep);
-        if (rep < MAX_REPS)
+        if (rep < MAX_REPS) {
             c->begin_host_ns[rep] = now;
+            lab_contention_snap(&c->cont, &c->snap_begin[rep]);
+        }
         break;
     }
     case LAB_REC_END:
@@ -511,6 +526,7 @@ static int start_disk(struct cell_run *c, int i, const char *image)
         .filter = model ? lab_hdd_filter_path() : NULL,
         .profile = model ? p->path : NULL,
         .trace = c->trace,
+        .stats = model ? (c->stats = lab_asprintf("%s/disk0.stats", c->dir)) : NULL,
         .rt_priority = c->spec->rt_priority ? LAB_RT_NBD_PRIO : 0,
     };
     int rc = lab_nbd_start(&ns, &c->nbd);
@@ -694,12 +710,16 @@ int lab_cell_run(const struct lab_cell_env *env, const struct lab_cell_spec *spe
         fail(c, LAB_CELL_FAILED, "libvirt could not start the guest: %s", lab_vm_last_error());
         goto teardown;
     }
+    char *dom_name = lab_vm_domain_name(spec->index, spec->kernel->name);
     if (c->rt_by_lab) {
-        char *name = lab_vm_domain_name(spec->index, spec->kernel->name), why[200] = "";
-        if (lab_rt_qemu(name, spec->rt_priority, why, sizeof why) < 0)
+        char why[200] = "";
+        if (lab_rt_qemu(dom_name, spec->rt_priority, why, sizeof why) < 0)
             lab_warn("%s: QEMU runs without SCHED_FIFO: %s", spec->kernel->name, why);
-        free(name);
     }
+    if (lab_contention_attach(&c->cont, dom_name, c->stats) < 0)
+        lab_warn("%s: no vCPU thread of QEMU found: runs will have no vCPU wait on record",
+                 spec->kernel->name);
+    free(dom_name);
     if (connect_agent(c, dom) == 0) {
         /* The reader stamps the host's clock on each record: it runs just
          * above normal threads while it pumps (host/rt.h). */
@@ -740,6 +760,7 @@ teardown:
     free(c->disk_socket);
     free(c->disk2_socket);
     free(c->trace);
+    free(c->stats);
     int rc = res->status == LAB_CELL_OK ? 0 : -1;
     free(c);
     return rc;

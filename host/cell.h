@@ -37,6 +37,7 @@ struct lab_cell_result {
     int64_t hello_ns; /* domain start to the agent's hello (boot-to-agent) */
     int64_t total_ns;
     unsigned samples;
+    unsigned flagged; /* samples over a contention threshold (host/contention.h) */
 };
 
 struct lab_cell_env {

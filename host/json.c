@@ -203,6 +203,8 @@ static struct json_object *rows_array(const struct lab_model *m)
             json_object_array_add(cells, json_object_new_int64(r->cells[k]));
         put(o, "cells", cells);
         put(o, "boots", json_object_new_int64(r->nboots));
+        put(o, "flagged", json_object_new_int64(r->flagged));
+        put(o, "contended", json_object_new_boolean(r->contended));
         struct lab_boot_var bv;
         if (lab_model_boot_variation(r, m->shape->compare, &bv) == 0) {
             struct json_object *b = json_object_new_object(), *means = json_object_new_array();

@@ -47,6 +47,7 @@ static void exec_nbdkit(const struct lab_nbd_spec *s)
     char *filter = s->filter ? lab_asprintf("--filter=%s", s->filter) : NULL;
     char *profile = s->profile ? lab_asprintf("profile=%s", s->profile) : NULL;
     char *trace = s->trace ? lab_asprintf("trace=%s", s->trace) : NULL;
+    char *stats = s->stats && s->filter ? lab_asprintf("stats=%s", s->stats) : NULL;
 
     argv[n++] = "nbdkit";
     argv[n++] = "--exit-with-parent"; /* a killed lab leaves no nbdkit behind */
@@ -62,6 +63,8 @@ static void exec_nbdkit(const struct lab_nbd_spec *s)
         argv[n++] = profile;
     if (trace)
         argv[n++] = trace;
+    if (stats)
+        argv[n++] = stats;
     argv[n] = NULL;
 
     int fd = open(s->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

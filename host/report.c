@@ -2,6 +2,7 @@
  * table of columns, not code per test); every number comes from samples. */
 #include "report.h"
 
+#include "contention.h"
 #include "kprof.h"
 #include "runmodel.h"
 #include "stats.h"
@@ -142,6 +143,25 @@ static void print_comparisons(FILE *out, const struct lab_model *rep, const stru
     }
 }
 
+/* Runs the host saw contended (host/contention.h): left out, and rerun. */
+static void print_flagged(FILE *out, const struct lab_model *rep)
+{
+    unsigned total = 0;
+    for (size_t i = 0; i < rep->nrows; i++)
+        total += rep->rows[i].flagged;
+    if (!total)
+        return;
+    fprintf(out, "%u run(s) over a contention threshold (vCPU wait > %.0f%% or disk replies late > "
+                 "%.0f%% of the run):",
+            total, LAB_CONTENTION_VCPU_PCT, LAB_CONTENTION_DISK_PCT);
+    for (size_t i = 0; i < rep->nrows; i++)
+        if (rep->rows[i].flagged)
+            fprintf(out, " %s %u%s", rep->rows[i].label, rep->rows[i].flagged,
+                    rep->rows[i].contended ? " (kept: no uncontended runs to replace them)"
+                                           : " (left out)");
+    fputc('\n', out);
+}
+
 /* The guest's clock can lose ticks under emulation; the host's is the
  * reference. Say so when they disagree. */
 static void check_clocks(FILE *out, struct lab_model *rep)
@@ -176,6 +196,7 @@ int lab_report_run(FILE *out, struct lab_store *st, int64_t run)
     fputc('\n', out);
     print_comparisons(out, rep, sh);
     check_clocks(out, rep);
+    print_flagged(out, rep);
     for (size_t i = 0; i < rep->nrows; i++)
         if (strcmp(rep->rows[i].status, "ok") != 0)
             fprintf(out, "%s: %s%s%s\n", rep->rows[i].kernel, rep->rows[i].status,

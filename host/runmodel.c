@@ -192,7 +192,10 @@ static struct lab_model_row *row_for(struct lab_model *rep, const struct lab_sam
         *r = *base;
         memset(r->v, 0, sizeof r->v);
         r->boot = NULL;
+        r->flag = NULL;
         r->nboots = 0;
+        r->flagged = 0;
+        r->contended = 0;
         r->n = 0;
         r->seen = 0;
         r->seen_cell = 0;
@@ -216,6 +219,8 @@ static int collect_sample(const struct lab_sample *s, void *ctx)
     }
     if (r->seen++ < rep->cur_warmup)
         return 0;
+    int flagged = lab_extra_num(s->extra, "host_flag") > 0;
+    r->flagged += flagged; /* too much contention: left out once the row has enough others */
     cpu_shares(s->extra, cpu);
     double count = lab_extra_num(s->extra, "count");
     double values[LAB_FIG_COUNT] = {
@@ -250,10 +255,14 @@ static int collect_sample(const struct lab_sample *s, void *ctx)
     if (!r->boot)
         abort();
     r->boot[r->n - 1] = rep->cur_boot;
+    r->flag = realloc(r->flag, r->n * sizeof *r->flag);
+    if (!r->flag)
+        abort();
+    r->flag[r->n - 1] = (unsigned char)flagged;
     int new_boot = 1;
     for (size_t k = 0; k + 1 < r->n; k++)
         new_boot &= r->boot[k] != rep->cur_boot;
-    r->nboots += new_boot;
+    r->nboots += new_boot; /* recounted by drop_flagged */
     for (int m = 0; m < LAB_FIG_COUNT; m++) {
         r->v[m] = realloc(r->v[m], r->n * sizeof *r->v[m]);
         if (!r->v[m])
@@ -334,6 +343,39 @@ static int collect_cell(const struct lab_cell_info *ci, void *ctx)
     int rc = lab_store_foreach_sample(rep->st, ci->id, collect_sample, rep);
     rep->cur = NULL;
     return rc;
+}
+
+/* Runs flagged for contention leave a row that keeps at least 2 others;
+ * a row contended throughout keeps them all and says so (contended). */
+static void drop_flagged(struct lab_model_row *r)
+{
+    size_t keep = 0;
+    for (size_t i = 0; i < r->n; i++)
+        keep += !r->flag[i];
+    if (r->flagged == 0)
+        return;
+    if (keep < 2) {
+        r->contended = 1;
+        return;
+    }
+    size_t j = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        if (r->flag[i])
+            continue;
+        for (int m = 0; m < LAB_FIG_COUNT; m++)
+            r->v[m][j] = r->v[m][i];
+        r->boot[j] = r->boot[i];
+        r->flag[j] = 0;
+        j++;
+    }
+    r->n = j;
+    r->nboots = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        int seen = 0;
+        for (size_t k = 0; k < i; k++)
+            seen |= r->boot[k] == r->boot[i];
+        r->nboots += !seen;
+    }
 }
 
 static const struct lab_shape *shape_of(const char *test)
@@ -428,6 +470,8 @@ struct lab_model *lab_model_load(struct lab_store *st, int64_t run)
         return NULL;
     }
     m->shape = shape_of(m->test);
+    for (size_t i = 0; i < m->nrows; i++)
+        drop_flagged(&m->rows[i]);
     fill_ratios(m);
     fill_comparisons(m);
     return m;
@@ -442,6 +486,7 @@ void lab_model_free(struct lab_model *m)
         for (int f = 0; f < LAB_FIG_COUNT; f++)
             free(m->rows[i].v[f]);
         free(m->rows[i].boot);
+        free(m->rows[i].flag);
     }
     free(m);
 }

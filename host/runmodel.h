@@ -83,6 +83,10 @@ struct lab_model_row {
     unsigned *boot;  /* the boot of each counted sample (the cell's "boot" fact, else its
                         position among the row's cells, from 1) */
     unsigned nboots; /* distinct boots with counted samples */
+    unsigned flagged;     /* runs over a contention threshold (host_flag=1): left out when
+                             at least 2 others remain, else kept and contended = 1 */
+    int contended;        /* every run (but at most 1) was flagged: kept, and said so */
+    unsigned char *flag;  /* per counted sample while loading: flagged */
     uint64_t bytes;
     int seen;           /* samples of seen_cell routed here, warm-up included */
     int64_t seen_cell;  /* each boot has its own warm-up */

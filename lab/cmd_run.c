@@ -378,6 +378,12 @@ int cmd_run(int argc, char **argv)
         specs[i].rt_note = rt_note;
     }
     struct lab_progress *progress = start_progress(st, run, specs, ncells, skip, profile.name);
+    /* A cell with runs over a contention threshold (host/contention.h) gets
+     * one more boot for as many runs, once: those runs are left out of the
+     * statistics, and the rerun's replace them. */
+    static struct lab_experiment rerun_exp[MAX_CELLS];
+    unsigned next_boot[MAX_CELLS] = {0}, reruns = 0, flagged_runs = 0;
+    size_t planned = ncells;
     for (size_t i = 0; i < ncells && !lab_interrupted; i++) {
         struct lab_cell_result res;
         const char *kname = specs[i].kernel->name;
@@ -395,10 +401,35 @@ int cmd_run(int argc, char **argv)
             continue;
         }
         specs[i].virt_type = virt_type;
+        if (i >= planned)
+            snprintf(what + strlen(what), sizeof what - strlen(what), " (rerun of %u flagged run(s))",
+                     specs[i].exp->reps);
         lab_progress_printf(progress, "lab: [%zu/%zu] %s: %s\n", i + 1, ncells, kname, what);
-        lab_progress_cell(progress, i, specs[i].kernel, what, runs_per_cell(specs[i].exp));
+        if (i < planned)
+            lab_progress_cell(progress, i, specs[i].kernel, what, runs_per_cell(specs[i].exp));
         int cell_rc = lab_cell_run(env, &specs[i], &res);
-        lab_progress_cell_done(progress);
+        if (i < planned)
+            lab_progress_cell_done(progress);
+        flagged_runs += res.flagged;
+        if (cell_rc == 0 && res.flagged && i < planned && ncells < MAX_CELLS) {
+            lab_progress_printf(progress,
+                                "lab: [%zu/%zu] %s: %u run(s) over the contention threshold: "
+                                "rerun in another boot\n",
+                                i + 1, ncells, kname, res.flagged);
+            rerun_exp[ncells] = *specs[i].exp;
+            rerun_exp[ncells].reps = res.flagged;
+            specs[ncells] = specs[i];
+            specs[ncells].index = (int)ncells;
+            specs[ncells].exp = &rerun_exp[ncells];
+            /* The next boot number of this kernel and variant. */
+            size_t key = 0;
+            while (key < i && !(specs[key].kernel == specs[i].kernel && specs[key].exp == specs[i].exp))
+                key++;
+            specs[ncells].boot = o.boots + 1 + next_boot[key]++;
+            skip[ncells][0] = '\0';
+            ncells++;
+            reruns++;
+        }
         if (cell_rc < 0) {
             failed++;
             lab_error("cell %s/%s %s: %s", kname, what, lab_cell_status_name(res.status),
@@ -413,6 +444,11 @@ int cmd_run(int argc, char **argv)
         }
     }
     lab_progress_stop(progress);
+    if (flagged_runs)
+        fprintf(stderr,
+                "lab: %u run(s) were over a contention threshold (left out of the statistics); "
+                "%u cell(s) rerun\n",
+                flagged_runs, reruns);
     const char *status = lab_interrupted ? "interrupted" : failed ? "failed" : "ok";
     lab_store_run_end(st, run, status);
     printf("\n");
