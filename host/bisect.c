@@ -1,5 +1,6 @@
 /* Statistical performance bisection; see bisect.h. */
 #include "bisect.h"
+#include "bootstats.h"
 
 #include "store.h"
 #include "util.h"
@@ -100,8 +101,32 @@ static int sign(double x)
     return x > 0 ? 1 : x < 0 ? -1 : 0;
 }
 
+/* b against a, with the boot as the unit when both sides know their boots
+ * (host/bootstats.h); welch_p then holds the method's p, which is what the
+ * decisions below test. */
+static void compare_boots(const double *a, const unsigned *ba, size_t na, const double *b,
+                          const unsigned *bb, size_t nb, struct lab_comparison *out)
+{
+    struct lab_boot_cmp bc;
+    if (ba && bb && lab_boot_compare(a, ba, na, b, bb, nb, &bc) == 0) {
+        *out = bc.c;
+        out->welch_p = bc.p;
+        return;
+    }
+    lab_compare(a, na, b, nb, out);
+}
+
 int lab_bisect_check_endpoints(const double *good, size_t ng, const double *bad, size_t nb,
                                double threshold_pct, double alpha, struct lab_bisect_endpoints *out)
+{
+    return lab_bisect_check_endpoints_boots(good, NULL, ng, bad, NULL, nb, threshold_pct, alpha,
+                                            out);
+}
+
+int lab_bisect_check_endpoints_boots(const double *good, const unsigned *gboot, size_t ng,
+                                     const double *bad, const unsigned *bboot, size_t nb,
+                                     double threshold_pct, double alpha,
+                                     struct lab_bisect_endpoints *out)
 {
     memset(out, 0, sizeof *out);
     if (ng < 2 || nb < 2) {
@@ -109,7 +134,7 @@ int lab_bisect_check_endpoints(const double *good, size_t ng, const double *bad,
                  "too few samples to compare good and bad (n=%zu and %zu, need 2 each)", ng, nb);
         return 0;
     }
-    lab_compare(good, ng, bad, nb, &out->cmp);
+    compare_boots(good, gboot, ng, bad, bboot, nb, &out->cmp);
     out->direction = sign(mean_of(bad, nb) - mean_of(good, ng));
     const struct lab_comparison *c = &out->cmp;
     int significant = c->welch_p < alpha;
@@ -135,6 +160,17 @@ enum lab_bisect_verdict lab_bisect_decide(const double *good, size_t ng, const d
                                           double threshold_pct, double alpha,
                                           struct lab_bisect_decision *out)
 {
+    return lab_bisect_decide_boots(good, NULL, ng, bad, NULL, nb, step, NULL, ns, threshold_pct,
+                                   alpha, out);
+}
+
+enum lab_bisect_verdict lab_bisect_decide_boots(const double *good, const unsigned *gboot,
+                                                size_t ng, const double *bad,
+                                                const unsigned *bboot, size_t nb,
+                                                const double *step, const unsigned *sboot,
+                                                size_t ns, double threshold_pct, double alpha,
+                                                struct lab_bisect_decision *out)
+{
     memset(out, 0, sizeof *out);
     out->verdict = LAB_BISECT_INCONCLUSIVE;
     if (ns < 2 || ng < 2 || nb < 2) {
@@ -143,8 +179,8 @@ enum lab_bisect_verdict lab_bisect_decide(const double *good, size_t ng, const d
         return out->verdict;
     }
     out->have_cmp = 1;
-    lab_compare(good, ng, step, ns, &out->vs_good);
-    lab_compare(bad, nb, step, ns, &out->vs_bad);
+    compare_boots(good, gboot, ng, step, sboot, ns, &out->vs_good);
+    compare_boots(bad, bboot, nb, step, sboot, ns, &out->vs_bad);
     double mg = mean_of(good, ng), mb = mean_of(bad, nb), ms = mean_of(step, ns);
     int dir = sign(mb - mg); /* the bad direction */
     /* Distances in percent of the good mean (the threshold's scale). */

@@ -80,6 +80,21 @@ enum lab_bisect_verdict lab_bisect_decide(const double *good, size_t ng, const d
                                           double threshold_pct, double alpha,
                                           struct lab_bisect_decision *out);
 
+/* The same with each sample's boot (boot arrays parallel to the samples):
+ * comparisons take the boot as their unit as in host/bootstats.h (Welch on
+ * per-boot means with 3+ boots a side, a two-level bootstrap with 2, runs
+ * as units with 1), and p below is that method's. NULL boots: runs. */
+int lab_bisect_check_endpoints_boots(const double *good, const unsigned *gboot, size_t ng,
+                                     const double *bad, const unsigned *bboot, size_t nb,
+                                     double threshold_pct, double alpha,
+                                     struct lab_bisect_endpoints *out);
+enum lab_bisect_verdict lab_bisect_decide_boots(const double *good, const unsigned *gboot,
+                                                size_t ng, const double *bad,
+                                                const unsigned *bboot, size_t nb,
+                                                const double *step, const unsigned *sboot,
+                                                size_t ns, double threshold_pct, double alpha,
+                                                struct lab_bisect_decision *out);
+
 /* After an inconclusive decision with n samples: how many runs to add
  * (double the total, at most max_reps in all); 0 means give up (skip). */
 unsigned lab_bisect_more_reps(unsigned n, unsigned max_reps);

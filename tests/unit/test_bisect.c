@@ -232,6 +232,36 @@ static void test_lower_is_better(void **state)
     assert_int_equal(lab_bisect_decide(b, N(b), g, N(g), sg, N(sg), 5, 0.05, &d), LAB_BISECT_BAD);
 }
 
+/* With boots: endpoints and steps measured in two boots of 3 runs each.
+ * A clear step is decided as before; a step whose two boots disagree
+ * (one like good, one like bad) is not decided from its 6 tightly
+ * clustered runs but measured more. */
+static void test_decide_boots(void **state)
+{
+    static const double g[] = {54.1, 53.9, 54.0, 54.4, 54.2, 54.3};
+    static const double b[] = {30.1, 29.9, 30.0, 29.7, 29.8, 29.9};
+    static const unsigned bt[] = {1, 1, 1, 2, 2, 2};
+    static const double step_bad[] = {30.2, 30.0, 30.1, 29.9, 30.0, 29.8};
+    static const double step_good[] = {55.8, 55.9, 56.0, 55.7, 55.9, 55.8}; /* +3.3% */
+    static const double split[] = {54.0, 54.1, 53.9, 30.0, 30.1, 29.9};
+    struct lab_bisect_decision d;
+    struct lab_bisect_endpoints e;
+    assert_int_equal(lab_bisect_check_endpoints_boots(g, bt, 6, b, bt, 6, 5, 0.05, &e), 1);
+    assert_int_equal(lab_bisect_decide_boots(g, bt, 6, b, bt, 6, step_bad, bt, 6, 5, 0.05, &d),
+                     LAB_BISECT_BAD);
+    assert_int_equal(lab_bisect_decide_boots(g, bt, 6, b, bt, 6, step_good, bt, 6, 5, 0.05, &d),
+                     LAB_BISECT_GOOD);
+    assert_false(d.finding);
+    /* Runs as units would call the split step "between" as well, but
+     * with a p near 0; by boots it is not significantly unlike either. */
+    assert_int_equal(lab_bisect_decide_boots(g, bt, 6, b, bt, 6, split, bt, 6, 5, 0.05, &d),
+                     LAB_BISECT_INCONCLUSIVE);
+    assert_true(d.vs_good.welch_p >= 0.05 || d.vs_bad.welch_p >= 0.05);
+    struct lab_bisect_decision r;
+    lab_bisect_decide(g, 6, b, 6, split, 6, 5, 0.05, &r);
+    assert_true(r.vs_good.welch_p < d.vs_good.welch_p);
+}
+
 #define U LAB_BISECT_UNTESTED
 #define G LAB_BISECT_GOOD
 #define B LAB_BISECT_BAD
@@ -388,6 +418,7 @@ int main(void)
         cmocka_unit_test(test_beyond_by_more),
         cmocka_unit_test(test_significant_but_negligible),
         cmocka_unit_test(test_lower_is_better),
+        cmocka_unit_test(test_decide_boots),
         cmocka_unit_test(test_pick),
         cmocka_unit_test(test_pick_skips),
         cmocka_unit_test(test_db_roundtrip),
