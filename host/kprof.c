@@ -13,19 +13,6 @@
 #define SYMTAB_MAX_SYMS (4u << 20)
 #define SYMTAB_FILE_MAX (256u << 20)
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
 static int by_addr(const void *a, const void *b)
 {
     const struct lab_sym *x = a, *y = b;
@@ -73,13 +60,14 @@ int lab_symtab_parse(const char *text, size_t len, struct lab_symtab *out, char 
         lineno++;
         if (n > SYMTAB_LINE_MAX) {
             lab_symtab_free(out);
-            return fail(err, errlen, "line %zu is longer than %d bytes", lineno, SYMTAB_LINE_MAX);
+            return lab_fail_into(err, errlen, "line %zu is longer than %d bytes", lineno,
+                                 SYMTAB_LINE_MAX);
         }
         if (n) {
             if (out->n == cap) {
                 if (cap >= SYMTAB_MAX_SYMS) {
                     lab_symtab_free(out);
-                    return fail(err, errlen, "more than %u symbols", SYMTAB_MAX_SYMS);
+                    return lab_fail_into(err, errlen, "more than %u symbols", SYMTAB_MAX_SYMS);
                 }
                 cap = cap ? cap * 2 : 1024;
                 out->v = realloc(out->v, cap * sizeof *out->v);
@@ -89,7 +77,7 @@ int lab_symtab_parse(const char *text, size_t len, struct lab_symtab *out, char 
             int r = parse_line(text + at, n, &out->v[out->n], &out->stext, &out->etext);
             if (r < 0) {
                 lab_symtab_free(out);
-                return fail(err, errlen, "line %zu is not 'ADDRESS TYPE NAME'", lineno);
+                return lab_fail_into(err, errlen, "line %zu is not 'ADDRESS TYPE NAME'", lineno);
             }
             out->n += (size_t)r;
         }
@@ -100,7 +88,7 @@ int lab_symtab_parse(const char *text, size_t len, struct lab_symtab *out, char 
                                  : "no text symbols (a placeholder? Debian ships the real "
                                    "System.map in its linux-image-*-dbg package)";
         lab_symtab_free(out);
-        return fail(err, errlen, "%s", why);
+        return lab_fail_into(err, errlen, "%s", why);
     }
     qsort(out->v, out->n, sizeof *out->v, by_addr);
     if (!out->etext)
@@ -161,12 +149,12 @@ int lab_kprof_add(struct lab_symtab *t, uint64_t step, const char *slots, uint64
                   uint64_t *unresolved, char *err, size_t errlen)
 {
     if (step == 0 || step > (1u << 20))
-        return fail(err, errlen, "slot size %" PRIu64 " is not a profile step", step);
+        return lab_fail_into(err, errlen, "slot size %" PRIu64 " is not a profile step", step);
     for (const char *p = slots; *p;) {
         uint64_t slot, ticks;
         if (parse_u64(&p, &slot) < 0 || *p++ != ':' || parse_u64(&p, &ticks) < 0 ||
             (*p && *p != ','))
-            return fail(err, errlen, "malformed slots near '%.20s'", p);
+            return lab_fail_into(err, errlen, "malformed slots near '%.20s'", p);
         if (*p == ',')
             p++;
         *total += ticks;

@@ -1,6 +1,7 @@
 /* Agent protocol v1, host side: strict record parser, line splitter, sequence
  * checker. See proto.h; the wire format is in guest-agent/protocol.h. */
 #include "proto.h"
+#include "util.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -35,19 +36,6 @@ const char *lab_rec_type_name(enum lab_rec_type t)
     if ((unsigned)t >= N_REC_DEFS)
         return "?";
     return rec_defs[t].name;
-}
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
 }
 
 /* A short printable copy of untrusted bytes, for messages. */
@@ -129,24 +117,24 @@ static int parse_kv(struct lab_record *rec, size_t start, size_t n, char *err, s
     char q[QUOTE_MAX + 8];
     char *eq = memchr(f, '=', n);
     if (!eq)
-        return fail(err, errlen, "field '%s' at byte %zu is not key=value",
-                    quote(f, n, q, sizeof q), start);
+        return lab_fail_into(err, errlen, "field '%s' at byte %zu is not key=value",
+                             quote(f, n, q, sizeof q), start);
     size_t klen = (size_t)(eq - f);
     if (klen == 0)
-        return fail(err, errlen, "empty key at byte %zu", start);
+        return lab_fail_into(err, errlen, "empty key at byte %zu", start);
     if (klen > KEY_MAX_LEN)
-        return fail(err, errlen, "key '%s' at byte %zu is longer than %d characters",
-                    quote(f, klen, q, sizeof q), start, KEY_MAX_LEN);
+        return lab_fail_into(err, errlen, "key '%s' at byte %zu is longer than %d characters",
+                             quote(f, klen, q, sizeof q), start, KEY_MAX_LEN);
     for (size_t i = 0; i < klen; i++)
         if (!is_key_char((unsigned char)f[i]))
-            return fail(err, errlen, "bad character in key '%s' at byte %zu",
-                        quote(f, klen, q, sizeof q), start + i);
+            return lab_fail_into(err, errlen, "bad character in key '%s' at byte %zu",
+                                 quote(f, klen, q, sizeof q), start + i);
     *eq = '\0';
     for (size_t i = 0; i < rec->nkv; i++)
         if (strcmp(rec->kv[i].key, f) == 0)
-            return fail(err, errlen, "key '%s' repeated", f);
+            return lab_fail_into(err, errlen, "key '%s' repeated", f);
     if (rec->nkv >= LAB_PROTO_MAX_KEYS)
-        return fail(err, errlen, "too many keys (limit %d)", LAB_PROTO_MAX_KEYS);
+        return lab_fail_into(err, errlen, "too many keys (limit %d)", LAB_PROTO_MAX_KEYS);
 
     char *val = eq + 1, *end = f + n, *w = val;
     for (char *r = val; r < end;) {
@@ -155,18 +143,19 @@ static int parse_kv(struct lab_record *rec, size_t start, size_t n, char *err, s
             int hi = r + 1 < end ? hexval((unsigned char)r[1]) : -1;
             int lo = r + 2 < end ? hexval((unsigned char)r[2]) : -1;
             if (hi < 0 || lo < 0)
-                return fail(err, errlen, "bad percent escape at byte %zu", (size_t)(r - rec->buf));
+                return lab_fail_into(err, errlen, "bad percent escape at byte %zu",
+                                     (size_t)(r - rec->buf));
             if (hi == 0 && lo == 0)
-                return fail(err, errlen, "value of '%s' contains NUL (byte %zu)", f,
-                            (size_t)(r - rec->buf));
+                return lab_fail_into(err, errlen, "value of '%s' contains NUL (byte %zu)", f,
+                                     (size_t)(r - rec->buf));
             *w++ = (char)(hi * 16 + lo);
             r += 3;
         } else if (is_value_char(c)) {
             *w++ = (char)c;
             r++;
         } else {
-            return fail(err, errlen, "bad character 0x%02x in value of '%s' at byte %zu", c, f,
-                        (size_t)(r - rec->buf));
+            return lab_fail_into(err, errlen, "bad character 0x%02x in value of '%s' at byte %zu",
+                                 c, f, (size_t)(r - rec->buf));
         }
     }
     *w = '\0';
@@ -183,14 +172,14 @@ int lab_record_parse(const char *line, size_t len, struct lab_record *rec, char 
     if (err && errlen)
         err[0] = '\0';
     if (!line || !rec)
-        return fail(err, errlen, "no line");
+        return lab_fail_into(err, errlen, "no line");
     if (len > 0 && line[len - 1] == '\n')
         len--;
     if (len + 1 > LAB_PROTO_MAX_LINE)
-        return fail(err, errlen, "line too long (%zu bytes with newline, limit %d)", len + 1,
-                    LAB_PROTO_MAX_LINE);
+        return lab_fail_into(err, errlen, "line too long (%zu bytes with newline, limit %d)",
+                             len + 1, LAB_PROTO_MAX_LINE);
     if (len == 0)
-        return fail(err, errlen, "empty line");
+        return lab_fail_into(err, errlen, "empty line");
     memcpy(rec->buf, line, len);
     rec->buf[len] = '\0';
     rec->nkv = 0;
@@ -203,25 +192,28 @@ int lab_record_parse(const char *line, size_t len, struct lab_record *rec, char 
         size_t n = pos - start;
         if (n == 0) {
             if (start == len)
-                return fail(err, errlen, "trailing space");
-            return fail(err, errlen, "extra space at byte %zu", start);
+                return lab_fail_into(err, errlen, "trailing space");
+            return lab_fail_into(err, errlen, "extra space at byte %zu", start);
         }
         const char *f = rec->buf + start;
         if (idx == 0) {
             if (n != strlen(LAB_PROTO_MAGIC) || memcmp(f, LAB_PROTO_MAGIC, n) != 0)
-                return fail(err, errlen, "bad magic '%s'", quote(f, n, q, sizeof q));
+                return lab_fail_into(err, errlen, "bad magic '%s'", quote(f, n, q, sizeof q));
         } else if (idx == 1) {
             if (parse_u64(f, n, &rec->seq) < 0)
-                return fail(err, errlen, "seq '%s' is not a number", quote(f, n, q, sizeof q));
+                return lab_fail_into(err, errlen, "seq '%s' is not a number",
+                                     quote(f, n, q, sizeof q));
             if (rec->seq > (UINT64_C(1) << 63))
-                return fail(err, errlen, "seq %llu out of range", (unsigned long long)rec->seq);
+                return lab_fail_into(err, errlen, "seq %llu out of range",
+                                     (unsigned long long)rec->seq);
         } else if (idx == 2) {
             size_t t;
             for (t = 0; t < N_REC_DEFS; t++)
                 if (strlen(rec_defs[t].name) == n && memcmp(rec_defs[t].name, f, n) == 0)
                     break;
             if (t == N_REC_DEFS)
-                return fail(err, errlen, "unknown record type '%s'", quote(f, n, q, sizeof q));
+                return lab_fail_into(err, errlen, "unknown record type '%s'",
+                                     quote(f, n, q, sizeof q));
             rec->type = (enum lab_rec_type)t;
         } else if (parse_kv(rec, start, n, err, errlen) < 0) {
             return -1;
@@ -232,25 +224,25 @@ int lab_record_parse(const char *line, size_t len, struct lab_record *rec, char 
         rec->buf[pos++] = '\0';
     }
     if (idx < 2)
-        return fail(err, errlen, "missing seq");
+        return lab_fail_into(err, errlen, "missing seq");
     if (idx < 3)
-        return fail(err, errlen, "missing record type");
+        return lab_fail_into(err, errlen, "missing record type");
 
     const struct rec_def *d = &rec_defs[rec->type];
     for (size_t i = 0; d->required[i]; i++)
         if (!lab_record_get(rec, d->required[i]))
-            return fail(err, errlen, "missing key '%s' in %s", d->required[i], d->name);
+            return lab_fail_into(err, errlen, "missing key '%s' in %s", d->required[i], d->name);
     for (size_t i = 0; d->numeric[i]; i++) {
         uint64_t v;
         if (lab_record_get_u64(rec, d->numeric[i], &v) < 0)
-            return fail(err, errlen, "value of '%s' is not a number", d->numeric[i]);
+            return lab_fail_into(err, errlen, "value of '%s' is not a number", d->numeric[i]);
     }
     if (rec->type == LAB_REC_HELLO) {
         uint64_t v = 0;
         lab_record_get_u64(rec, "v", &v);
         if (v != LAB_PROTO_VERSION)
-            return fail(err, errlen, "unsupported protocol version %llu (host speaks %d)",
-                        (unsigned long long)v, LAB_PROTO_VERSION);
+            return lab_fail_into(err, errlen, "unsupported protocol version %llu (host speaks %d)",
+                                 (unsigned long long)v, LAB_PROTO_VERSION);
     }
     return 0;
 }
@@ -339,13 +331,13 @@ int lab_seqcheck_accept(struct lab_seqcheck *sc, const struct lab_record *rec, c
     if (err && errlen)
         err[0] = '\0';
     if (sc->saw_bye)
-        return fail(err, errlen, "%s record (seq %llu) after bye", name,
-                    (unsigned long long)rec->seq);
+        return lab_fail_into(err, errlen, "%s record (seq %llu) after bye", name,
+                             (unsigned long long)rec->seq);
     if (!sc->saw_hello && rec->type != LAB_REC_HELLO)
-        return fail(err, errlen, "%s record (seq %llu) before hello", name,
-                    (unsigned long long)rec->seq);
+        return lab_fail_into(err, errlen, "%s record (seq %llu) before hello", name,
+                             (unsigned long long)rec->seq);
     if (sc->saw_hello && rec->type == LAB_REC_HELLO)
-        return fail(err, errlen, "second hello (seq %llu)", (unsigned long long)rec->seq);
+        return lab_fail_into(err, errlen, "second hello (seq %llu)", (unsigned long long)rec->seq);
 
     uint64_t expected = sc->next;
     sc->saw_hello = 1;
@@ -353,7 +345,7 @@ int lab_seqcheck_accept(struct lab_seqcheck *sc, const struct lab_record *rec, c
         sc->saw_bye = 1;
     sc->next = rec->seq + 1;
     if (rec->seq != expected)
-        return fail(err, errlen, "seq gap: expected %llu, got %llu (%s)",
-                    (unsigned long long)expected, (unsigned long long)rec->seq, name);
+        return lab_fail_into(err, errlen, "seq gap: expected %llu, got %llu (%s)",
+                             (unsigned long long)expected, (unsigned long long)rec->seq, name);
     return 0;
 }

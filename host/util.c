@@ -27,6 +27,17 @@ static void vmessage(const char *level, const char *fmt, va_list ap)
     fputc('\n', stderr);
 }
 
+int lab_fail_into(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
 int lab_error(const char *fmt, ...)
 {
     va_list ap;

@@ -8,6 +8,10 @@
 
 /* Messages go to stderr as "lab: error: ...". lab_error returns -1 so a
  * failing function can end with `return lab_error(...)`. */
+/* For pure parsers that report into a caller's buffer: formats into
+ * err[errlen] (when err is not NULL) and returns -1. */
+int lab_fail_into(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 int lab_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void lab_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void lab_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -345,7 +345,8 @@ static void check_fragment(const char *fragment, const char *config_path, const 
     char *cfg = lab_read_file(config_path, &len);
     if (!cfg)
         return;
-    int missing = 0;
+    char *absent = lab_xstrdup("");
+    int nabsent = 0;
     for (const char *l = fragment; l && *l;) {
         const char *end = strchr(l, '\n');
         size_t n = end ? (size_t)(end - l) : strlen(l);
@@ -353,19 +354,26 @@ static void check_fragment(const char *fragment, const char *config_path, const 
             char *line = lab_asprintf("\n%.*s\n", (int)n, l);
             if (!strstr(cfg, line)) {
                 char *opt = lab_asprintf("%.*s", (int)(n - 9), l + 7);
-                if (tree_knows(srcdir, opt))
+                if (tree_knows(srcdir, opt)) {
                     lab_warn("the built config lacks %.*s (a dependency is off)", (int)n, l);
-                else
-                    fprintf(stderr, "lab: %s is not in this tree (ignored)\n", opt);
+                } else {
+                    char *a = lab_asprintf("%s%s%s", absent, nabsent++ ? ", " : "", opt);
+                    free(absent);
+                    absent = a;
+                }
                 free(opt);
-                missing++;
             }
             free(line);
         }
         l = end ? end + 1 : NULL;
     }
+    /* One fragment serves a range of releases: options of other releases
+     * are expected, so they are one line, not a warning each. */
+    if (nabsent)
+        fprintf(stderr, "lab: %d option(s) of the fragment are not in this tree (ignored): %s\n",
+                nabsent, absent);
+    free(absent);
     free(cfg);
-    (void)missing;
 }
 
 int lab_kernel_build(const struct lab_build_spec *b, char **name_out)
