@@ -388,13 +388,15 @@ int cmd_run(int argc, char **argv)
         struct lab_cell_result res;
         const char *kname = specs[i].kernel->name;
         char what[160];
-        snprintf(what, sizeof what, "%s%s%s%s%s boot %u/%u", exp.name,
-                 exp.load_list ? " load=" : "", exp.load_list ? specs[i].exp->load : "",
-                 exp.scheduler_list ? " scheduler=" : "",
+        snprintf(what, sizeof what, "%s%s%s%s%s", exp.name, exp.load_list ? " load=" : "",
+                 exp.load_list ? specs[i].exp->load : "", exp.scheduler_list ? " scheduler=" : "",
                  exp.scheduler_list
                      ? (specs[i].exp->scheduler ? specs[i].exp->scheduler : "default")
-                     : "",
-                 specs[i].boot, o.boots);
+                     : "");
+        size_t what_len = strlen(what); /* without the boot, for messages */
+        if (o.boots > 1 || i >= planned)
+            snprintf(what + what_len, sizeof what - what_len, " boot %u/%u", specs[i].boot,
+                     o.boots);
         if (skip[i][0]) {
             int64_t cell = lab_store_cell_begin(st, run, kname, exp.name, NULL);
             lab_store_cell_end(st, cell, "skipped", skip[i]);
@@ -410,6 +412,18 @@ int cmd_run(int argc, char **argv)
         int cell_rc = lab_cell_run(env, &specs[i], &res);
         if (i < planned)
             lab_progress_cell_done(progress);
+        if (cell_rc < 0) {
+            failed++;
+            lab_error("cell %s/%.*s %s: %s (boot %u of %u)", kname, (int)what_len, what,
+                      lab_cell_status_name(res.status), res.reason, specs[i].boot, o.boots);
+        } else {
+            lab_progress_printf(
+                progress,
+                "lab: [%zu/%zu] %s: %u run(s) + %u warm-up, agent up after %.1f s, cell %.1f s\n",
+                i + 1, ncells, kname, res.samples - exp.warmup * groups_of(&exp),
+                exp.warmup * groups_of(&exp), (double)res.hello_ns / 1e9,
+                (double)res.total_ns / 1e9);
+        }
         flagged_runs += res.flagged;
         if (cell_rc == 0 && res.flagged && i < planned && ncells < MAX_CELLS) {
             lab_progress_printf(progress,
@@ -430,23 +444,11 @@ int cmd_run(int argc, char **argv)
             ncells++;
             reruns++;
         }
-        if (cell_rc < 0) {
-            failed++;
-            lab_error("cell %s/%s %s: %s", kname, what, lab_cell_status_name(res.status),
-                      res.reason);
-        } else {
-            lab_progress_printf(
-                progress,
-                "lab: [%zu/%zu] %s: %u run(s) + %u warm-up, agent up after %.1f s, cell %.1f s\n",
-                i + 1, ncells, kname, res.samples - exp.warmup * groups_of(&exp),
-                exp.warmup * groups_of(&exp), (double)res.hello_ns / 1e9,
-                (double)res.total_ns / 1e9);
-        }
     }
     lab_progress_stop(progress);
     if (flagged_runs)
         fprintf(stderr,
-                "lab: %u run(s) were over a contention threshold (left out of the statistics); "
+                "lab: %u run(s) were over a contention threshold (left out where at least 2 others remain); "
                 "%u cell(s) rerun\n",
                 flagged_runs, reruns);
     const char *status = lab_interrupted ? "interrupted" : failed ? "failed" : "ok";
