@@ -13,9 +13,10 @@ HOST_CFLAGS += -DLAB_EXPERIMENTS_DIR='"$(CURDIR)/lab/experiments"' \
                -DLAB_KERNEL_CONFIGS_DIR='"$(CURDIR)/kernels/configs"' \
                -DLAB_BUILD_DIR='"$(CURDIR)/$(BUILD)"'
 HOST_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -lpthread
+LDFLAGS     ?=
 
 .PHONY: all deps check check-installed check-unit check-slow run run-installed bench \
-        bench-installed clean format golden-regen
+        bench-installed clean format golden-regen sanitize unit-bins
 
 all: $(BUILD)/lab $(BUILD)/lab-agent
 
@@ -26,6 +27,7 @@ HOST_OBJS = $(HOST_SRCS:%.c=$(BUILD)/obj/%.o)
 
 include guest-agent/agent.mk
 include host/hdd/hdd.mk
+include tests/fuzz/fuzz.mk
 
 $(BUILD)/libhost.a: $(HOST_OBJS)
 	ar rcs $@ $^
@@ -33,7 +35,7 @@ $(BUILD)/libhost.a: $(HOST_OBJS)
 LAB_SRCS := $(wildcard lab/*.c)
 LAB_OBJS := $(LAB_SRCS:%.c=$(BUILD)/obj/%.o)
 $(BUILD)/lab: $(LAB_OBJS) $(BUILD)/libhost.a
-	$(CC) -o $@ $(LAB_OBJS) $(BUILD)/libhost.a $(HOST_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $(LAB_OBJS) $(BUILD)/libhost.a $(HOST_LIBS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
@@ -46,7 +48,18 @@ $(BUILD)/tests/%.o: tests/unit/%.c
 	@mkdir -p $(@D)
 	$(CC) $(HOST_CFLAGS) -Itests/unit -c -o $@ $<
 $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(BUILD)/libhost.a $(AGENT_HOSTTEST_OBJS)
-	$(CC) -o $@ $^ -lcmocka $(HOST_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ -lcmocka $(HOST_LIBS)
+
+# The sanitizer pass of make check: the host library, the unit tests and the
+# host build of the agent's pure code once more under ASan and UBSan, in
+# their own build dir; run-all.sh runs those units too (asan/test_*).
+SAN_BUILD := $(BUILD)/asan
+SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+             -fno-sanitize-recover=undefined
+unit-bins: $(UNIT_BINS)
+sanitize:
+	@$(MAKE) --no-print-directory BUILD=$(SAN_BUILD) CFLAGS="$(SAN_FLAGS)" \
+	    LDFLAGS="-fsanitize=address,undefined" unit-bins
 
 deps:
 	@tests/deps.sh
@@ -57,10 +70,10 @@ deps:
 check: deps
 	@$(MAKE) --no-print-directory check-installed
 
-check-installed: all $(UNIT_BINS)
+check-installed: all $(UNIT_BINS) sanitize
 	@tests/run-all.sh $(BUILD)
 
-check-unit: all $(UNIT_BINS)
+check-unit: all $(UNIT_BINS) sanitize
 	@tests/run-all.sh --unit-only $(BUILD)
 
 # Slow end-to-end tests (tens of minutes: kernel builds): tests/slow/*.sh

@@ -36,7 +36,7 @@ const char *lab_accel_choose(const char *requested, const struct lab_cell_env *e
         return "qemu";
 
     char *path = cache_path();
-    char *cached = lab_read_file(path, NULL);
+    char *cached = lab_read_file_max(path, 64, NULL); /* "kvm" or "qemu" */
     if (cached) {
         const char *verdict = strncmp(cached, "kvm", 3) == 0 ? "kvm" : "qemu";
         free(cached);

@@ -3,6 +3,7 @@
  * Whatever happens, the domain is destroyed and the run directory removed. */
 #include "cell.h"
 #include "celldomain.h"
+#include "kernels/bzimage.h"
 #include "catalog.h"
 #include "datadisk.h"
 #include "domain.h"
@@ -73,12 +74,16 @@ static int fail(struct cell_run *c, enum lab_cell_status status, const char *fmt
 static int fail(struct cell_run *c, enum lab_cell_status status, const char *fmt, ...)
 {
     va_list ap;
+    char raw[sizeof c->res->reason];
     if (c->res->status != LAB_CELL_OK)
         return -1; /* keep the first reason */
-    c->res->status = status;
+    /* Whatever failed after a Ctrl-C failed because of it (a child that
+     * got the signal too, a wait cut short): never a verdict on the cell. */
+    c->res->status = lab_interrupted ? LAB_CELL_INTERRUPTED : status;
     va_start(ap, fmt);
-    vsnprintf(c->res->reason, sizeof c->res->reason, fmt, ap);
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    lab_escape(raw, c->res->reason, sizeof c->res->reason); /* it quotes guest text */
     return -1;
 }
 
@@ -229,6 +234,22 @@ static void store_sample(struct cell_run *c, const struct lab_record *rec, int64
     c->res->samples++;
 }
 
+/* An nbdkit that exited mid-cell ends the cell with what happened to it
+ * and where its log is kept; 1 if so. */
+static int disk_server_died(struct cell_run *c)
+{
+    struct lab_nbd *const servers[] = {&c->nbd, &c->nbd2};
+    char how[64];
+    for (size_t i = 0; i < sizeof servers / sizeof servers[0]; i++) {
+        if (!lab_nbd_exited(servers[i], how, sizeof how))
+            continue;
+        fail(c, LAB_CELL_FAILED, "the disk server (nbdkit) of disk %zu %s (log: %s)", i, how,
+             servers[i]->log);
+        return 1;
+    }
+    return 0;
+}
+
 static int handle_record(struct cell_run *c, const char *line, size_t len, int64_t now)
 {
     static struct lab_record rec;
@@ -238,6 +259,8 @@ static int handle_record(struct cell_run *c, const char *line, size_t len, int64
         char *copy = strndup(line, len);
         lab_store_add_record(c->env->store, c->cell_id, now, copy);
         free(copy);
+        if (lab_store_failure(c->env->store)) /* measuring on would keep nothing */
+            return fail(c, LAB_CELL_FAILED, "%s", lab_store_failure(c->env->store));
     }
     if (lab_record_parse(line, len, &rec, err, sizeof err) < 0)
         return fail(c, LAB_CELL_FAILED, "malformed agent record (%s): '%.120s'", err, line);
@@ -273,6 +296,8 @@ static int handle_record(struct cell_run *c, const char *line, size_t len, int64
         store_sample(c, &rec, now);
         break;
     case LAB_REC_ERROR:
+        if (disk_server_died(c)) /* the guest's IO error is its consequence */
+            return -1;
         return fail(c, LAB_CELL_FAILED, "agent error: %s", lab_record_get(&rec, "msg"));
     case LAB_REC_BYE:
         c->bye = 1;
@@ -328,9 +353,16 @@ static void pump(struct cell_run *c, virDomainPtr dom)
         /* Here the channel had nothing to read: what it held came first.
          * A panic ends the cell a second later, or once the guest is gone. */
         scan_console(c);
+        if (disk_server_died(c))
+            return;
         int running = lab_vm_running(dom);
         if (c->panic[0] && (now - c->panic_ns > 1000000000LL || !running)) {
             fail(c, LAB_CELL_FAILED, "kernel panicked: %s (console: %s)", c->panic, c->console);
+            return;
+        }
+        if (!running && !lab_vm_alive(c->env->conn)) {
+            fail(c, LAB_CELL_FAILED, "lost the connection to libvirt at %s (libvirtd stopped?)",
+                 lab_vm_uri());
             return;
         }
         if (!running) {
@@ -363,19 +395,21 @@ static void wait_poweroff(virDomainPtr dom)
         usleep(100 * 1000);
 }
 
-static void keep_console(struct cell_run *c)
+/* Keeps src (a file in the run directory) as cell-N-KERNEL.SUFFIX in the
+ * run's log directory; the reason then names the kept copy. */
+static void keep_file(struct cell_run *c, const char *src, const char *suffix)
 {
     size_t len;
     char *text;
-    if (!c->env->log_dir || !(text = lab_read_file(c->console, &len)))
+    if (!c->env->log_dir || !src || !(text = lab_read_file(src, &len)))
         return;
-    char *dst = lab_asprintf("%s/cell-%d-%s.console.log", c->env->log_dir, c->spec->index,
-                             c->spec->kernel->name);
+    char *dst = lab_asprintf("%s/cell-%d-%s.%s", c->env->log_dir, c->spec->index,
+                             c->spec->kernel->name, suffix);
     /* The run directory goes away: point the reason at the kept copy. */
-    char *p = strstr(c->res->reason, c->console);
+    char *p = strstr(c->res->reason, src);
     if (lab_mkdir_p(c->env->log_dir, 0755) == 0 && lab_write_file(dst, text, len) == 0 && p) {
         char tail[1024];
-        snprintf(tail, sizeof tail, "%s%s", dst, p + strlen(c->console));
+        snprintf(tail, sizeof tail, "%s%s", dst, p + strlen(src));
         snprintf(p, sizeof c->res->reason - (size_t)(p - c->res->reason), "%s", tail);
     }
     free(text);
@@ -558,6 +592,11 @@ static int prepare(struct cell_run *c, char **xml)
         fail(c, LAB_CELL_FAILED, "cannot fetch kernel %s", spec->kernel->name);
         goto out;
     }
+    struct lab_bzimage bz; /* a cut-short image would fail later, unexplained */
+    if (lab_bzimage_check_file(kf.bzimage, &bz, reason, sizeof reason) < 0) {
+        fail(c, LAB_CELL_FAILED, "kernel %s: %s: %s", spec->kernel->name, kf.bzimage, reason);
+        goto out;
+    }
     params = lab_cell_agent_params(&c->era, c->bus, c->channel, spec->exp);
     struct lab_initramfs_spec is = {
         .agent_path = lab_agent_path(spec->kernel->arch),
@@ -693,6 +732,10 @@ int lab_cell_run(const struct lab_cell_env *env, const struct lab_cell_spec *spe
         }
     }
 
+    if (env->store && lab_store_failure(env->store)) { /* no boot whose results are lost */
+        fail(c, LAB_CELL_FAILED, "%s", lab_store_failure(env->store));
+        goto teardown;
+    }
     lab_rm_rf(c->dir);
     if (lab_mkdir_p(c->dir, 0755) < 0) {
         fail(c, LAB_CELL_FAILED, "cannot create %s", c->dir);
@@ -747,7 +790,14 @@ teardown:
     lab_vm_teardown(dom);
     lab_nbd_stop(&c->nbd);
     lab_nbd_stop(&c->nbd2);
-    keep_console(c);
+    keep_file(c, c->console, "console.log");
+    for (int i = 0; i < 2; i++) { /* a disk server's log the reason points at */
+        char *log = lab_asprintf("%s/nbdkit%d.log", c->dir, i), suffix[16];
+        snprintf(suffix, sizeof suffix, "nbdkit%d.log", i);
+        if (strstr(res->reason, log))
+            keep_file(c, log, suffix);
+        free(log);
+    }
     lab_rm_rf(c->dir);
     res->total_ns = lab_now_ns() - t0;
     if (env->store && c->cell_id > 0)

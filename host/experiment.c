@@ -47,7 +47,8 @@ static const struct key_def keys[] = {
      "up to 8 readahead settings swept in one boot, like 256,128,64"},
     {"file_size", KEY_SIZE, OFF(file_size), 1 << 20, 64ULL << 30, "size of the test file"},
     {"verify", KEY_UINT, OFF(verify), 0, 1, "1: the agent checks the content it read"},
-    {"timeout", KEY_UINT, OFF(timeout), 0, 86400, "seconds before a cell is declared hung"},
+    {"timeout", KEY_UINT, OFF(timeout), 0, LAB_TIMEOUT_MAX_S,
+     "seconds before a cell is declared hung"},
     {"disk", KEY_DISK, OFF(disk), 0, 0, "data disk: ext2 (holding the test file) or raw"},
     {"disk_size", KEY_SIZE_OR_FULL, OFF(disk_size), 1 << 20, 16ULL << 40,
      "raw disk size, or 'full' for the profile's capacity"},
@@ -372,10 +373,11 @@ int lab_experiment_load(const char *name_or_path, struct lab_experiment *out)
         path = lab_xstrdup(name_or_path);
     else
         path = lab_asprintf("%s/%s.exp", lab_experiments_dir(), name_or_path);
-    char *text = lab_read_file(path, NULL);
+    char *text = lab_read_text(path, LAB_EXPERIMENT_MAX_BYTES, NULL);
     if (!text) {
-        lab_error("unknown experiment '%s' (no file %s); `lab experiments` lists them",
-                  name_or_path, path);
+        if (errno == ENOENT)
+            lab_error("unknown experiment '%s' (no file %s); `lab experiments` lists them",
+                      name_or_path, path);
         free(path);
         return -1;
     }

@@ -7,6 +7,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* An experiment file is a few dozen lines; anything longer is not one. */
+#define LAB_EXPERIMENT_MAX_BYTES (64u << 10)
+
+/* The longest a cell may take, in seconds (the timeout key, --timeout). */
+#define LAB_TIMEOUT_MAX_S 86400
+
 struct lab_experiment {
     char *name;      /* file name without .exp */
     char *path;      /* where it was read from */

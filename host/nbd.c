@@ -128,12 +128,27 @@ int lab_nbd_start(const struct lab_nbd_spec *spec, struct lab_nbd *out)
             }
             return 0;
         }
-        if (lab_interrupted)
-            break;
+        if (lab_interrupted) {
+            lab_nbd_stop(out);
+            return -1; /* not nbdkit's fault: the caller reports the interruption */
+        }
         usleep(20 * 1000);
     }
     lab_nbd_stop(out);
     return lab_error("nbdkit did not open %s within 10 s", spec->socket);
+}
+
+int lab_nbd_exited(struct lab_nbd *nbd, char *how, size_t len)
+{
+    int status;
+    if (nbd->pid <= 0 || waitpid(nbd->pid, &status, WNOHANG) != nbd->pid)
+        return 0;
+    nbd->pid = 0; /* reaped: lab_nbd_stop only removes the socket */
+    if (WIFSIGNALED(status))
+        snprintf(how, len, "was killed by signal %d", WTERMSIG(status));
+    else
+        snprintf(how, len, "exited with status %d", WEXITSTATUS(status));
+    return 1;
 }
 
 void lab_nbd_stop(struct lab_nbd *nbd)

@@ -4,6 +4,7 @@
 #ifndef LAB_NBD_H
 #define LAB_NBD_H
 
+#include <stddef.h>
 #include <sys/types.h>
 
 struct lab_nbd {
@@ -28,6 +29,11 @@ int lab_nbd_start(const struct lab_nbd_spec *spec, struct lab_nbd *out);
 /* Stops it (SIGTERM, then SIGKILL after 5 s) and removes the socket. Safe on
  * a zeroed or already stopped struct. */
 void lab_nbd_stop(struct lab_nbd *nbd);
+
+/* 1 if the server exited on its own (killed, crashed) since it started,
+ * with how in `how` ("was killed by signal 9", "exited with status 1");
+ * 0 while it runs or when it was never started. */
+int lab_nbd_exited(struct lab_nbd *nbd, char *how, size_t len);
 
 /* The hdd filter shipped with this build ($LAB_HDD_FILTER overrides). */
 const char *lab_hdd_filter_path(void);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -61,6 +62,12 @@ static const char schema_sql[] =
     "  line TEXT NOT NULL);"
     "CREATE INDEX records_cell ON records(cell);";
 
+/* migrations[v] takes a version-v file to v + 1; schema_sql is version 1. */
+static const char *const migrations[LAB_STORE_SCHEMA_VERSION] = {
+    [1] = "ALTER TABLE runs ADD COLUMN pid INTEGER;"        /* whose lab process the run is */
+          "ALTER TABLE runs ADD COLUMN pid_start INTEGER;", /* its start time, against reuse */
+};
+
 enum {
     S_RUN_BEGIN,
     S_RUN_END,
@@ -71,12 +78,14 @@ enum {
     S_ADD_SAMPLE,
     S_ADD_RECORD,
     S_LAST_RUN,
+    S_RUN_ABANDON,
+    S_CELLS_ABANDON,
     S_COUNT
 };
 
 static const char *const stmt_sql[S_COUNT] = {
-    [S_RUN_BEGIN] = "INSERT INTO runs (command_line, experiment, profile, started_wall_ns) "
-                    "VALUES (?1, ?2, ?3, ?4)",
+    [S_RUN_BEGIN] = "INSERT INTO runs (command_line, experiment, profile, started_wall_ns, pid, "
+                    "pid_start) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     [S_RUN_END] = "UPDATE runs SET status = ?2, ended_wall_ns = ?3 WHERE id = ?1",
     [S_CELL_BEGIN] = "INSERT INTO cells (run, kernel, experiment, params, started_wall_ns) "
                      "VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -89,11 +98,16 @@ static const char *const stmt_sql[S_COUNT] = {
                      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
     [S_ADD_RECORD] = "INSERT INTO records (cell, host_ns, line) VALUES (?1, ?2, ?3)",
     [S_LAST_RUN] = "SELECT max(id) FROM runs",
+    [S_RUN_ABANDON] = "UPDATE runs SET status = 'abandoned', ended_wall_ns = ?2 "
+                      "WHERE id = ?1 AND status = 'running'",
+    [S_CELLS_ABANDON] = "UPDATE cells SET status = 'abandoned', reason = ?2, ended_wall_ns = ?3 "
+                        "WHERE run = ?1 AND status = 'running'",
 };
 
 struct lab_store {
     sqlite3 *db;
     char *path;
+    char *failure; /* the first write that could not be done, with why */
     sqlite3_stmt *stmt[S_COUNT];
     pthread_mutex_t lock; /* recursive: callbacks may call back in */
 };
@@ -142,10 +156,13 @@ static int setup_schema(struct lab_store *st)
                   LAB_STORE_SCHEMA_VERSION);
         goto fail;
     }
-    if (v == 0) {
-        char sql[64];
-        if (exec(st, schema_sql) < 0)
+    if (v == 0 && exec(st, schema_sql) < 0)
+        goto fail;
+    for (int i = v ? v : 1; i < LAB_STORE_SCHEMA_VERSION; i++)
+        if (exec(st, migrations[i]) < 0)
             goto fail;
+    if (v != LAB_STORE_SCHEMA_VERSION) {
+        char sql[64];
         snprintf(sql, sizeof sql, "PRAGMA user_version = %d", LAB_STORE_SCHEMA_VERSION);
         if (exec(st, sql) < 0)
             goto fail;
@@ -205,6 +222,7 @@ void lab_store_close(struct lab_store *st)
     if (st->db && sqlite3_close(st->db) != SQLITE_OK)
         db_error(st, "close");
     pthread_mutex_destroy(&st->lock);
+    free(st->failure);
     free(st->path);
     free(st);
 }
@@ -233,12 +251,38 @@ static void bind_text(sqlite3_stmt *s, int i, const char *v)
         sqlite3_bind_null(s, i);
 }
 
+/* Errors that mean the file itself cannot take writes any more (a full
+ * disk, a read-only file or mount, an IO error, a lock held past the busy
+ * timeout): unlike a constraint failure (an unknown id), nothing written
+ * after one of these can be trusted to be kept. */
+static const int fatal_codes[] = {SQLITE_READONLY, SQLITE_FULL,   SQLITE_IOERR, SQLITE_CORRUPT,
+                                  SQLITE_CANTOPEN, SQLITE_NOTADB, SQLITE_BUSY,  SQLITE_LOCKED,
+                                  SQLITE_NOMEM,    SQLITE_PERM};
+
+static int is_fatal(int rc)
+{
+    for (size_t i = 0; i < sizeof fatal_codes / sizeof fatal_codes[0]; i++)
+        if ((rc & 0xff) == fatal_codes[i])
+            return 1;
+    return 0;
+}
+
 /* Steps a write statement; -1 with a message on error. With must_change,
- * a statement that changed no row is an error too (unknown id). */
+ * a statement that changed no row is an error too (unknown id). The first
+ * fatal error is kept (lab_store_failure) and said once; later writes fail
+ * quietly, so a full disk is one message, not one per sample. */
 static int step_write(struct lab_store *st, sqlite3_stmt *s, const char *what, int64_t id,
                       int must_change)
 {
-    if (sqlite3_step(s) != SQLITE_DONE)
+    if (st->failure)
+        return -1;
+    int rc = sqlite3_step(s);
+    if (rc != SQLITE_DONE && is_fatal(sqlite3_extended_errcode(st->db))) {
+        st->failure =
+            lab_asprintf("result store %s: cannot %s: %s", st->path, what, sqlite3_errmsg(st->db));
+        return lab_error("%s", st->failure);
+    }
+    if (rc != SQLITE_DONE)
         return db_error(st, what);
     if (must_change && sqlite3_changes(st->db) == 0)
         return lab_error("result store %s: %s: no row with id %lld", st->path, what, (long long)id);
@@ -253,11 +297,31 @@ int64_t lab_store_run_begin(struct lab_store *st, const char *command_line, cons
     bind_text(s, 2, experiment);
     bind_text(s, 3, profile);
     sqlite3_bind_int64(s, 4, lab_wall_ns());
+    sqlite3_bind_int64(s, 5, (sqlite3_int64)getpid());
+    sqlite3_bind_int64(s, 6, (sqlite3_int64)lab_proc_start(getpid()));
     int64_t id = -1;
     if (step_write(st, s, "begin run", 0, 0) == 0)
         id = sqlite3_last_insert_rowid(st->db);
     put(st, s);
     return id;
+}
+
+int lab_store_run_abandon(struct lab_store *st, int64_t run, const char *reason)
+{
+    sqlite3_stmt *s = get(st, S_RUN_ABANDON);
+    sqlite3_bind_int64(s, 1, run);
+    sqlite3_bind_int64(s, 2, lab_wall_ns());
+    int rc = step_write(st, s, "mark a run abandoned", run, 0);
+    put(st, s);
+    if (rc < 0)
+        return rc;
+    s = get(st, S_CELLS_ABANDON);
+    sqlite3_bind_int64(s, 1, run);
+    bind_text(s, 2, reason);
+    sqlite3_bind_int64(s, 3, lab_wall_ns());
+    rc = step_write(st, s, "mark its cells abandoned", run, 0);
+    put(st, s);
+    return rc;
 }
 
 int lab_store_run_end(struct lab_store *st, int64_t run, const char *status)
@@ -369,6 +433,14 @@ int lab_store_add_record(struct lab_store *st, int64_t cell, int64_t host_ns, co
     return rc;
 }
 
+const char *lab_store_failure(struct lab_store *st)
+{
+    pthread_mutex_lock(&st->lock);
+    const char *f = st->failure;
+    pthread_mutex_unlock(&st->lock);
+    return f;
+}
+
 int64_t lab_store_last_run(struct lab_store *st)
 {
     sqlite3_stmt *s = get(st, S_LAST_RUN);
@@ -418,8 +490,11 @@ static int finish_iter(struct lab_store *st, sqlite3_stmt *s, int step_rc, int c
 int lab_store_foreach_cell(struct lab_store *st, int64_t run,
                            int (*cb)(const struct lab_cell_info *, void *), void *ctx)
 {
+    /* A run id below 1 is a run that was never stored, not "every run". */
+    if (run < 0 || (run == 0 && run != LAB_STORE_ALL_RUNS))
+        return lab_error("result store %s: no run %lld", st->path, (long long)run);
     sqlite3_stmt *s = prepare_iter(st, "SELECT id, run, kernel, experiment, params, status, "
-                                       "reason FROM cells WHERE ?1 < 0 OR run = ?1 ORDER BY id");
+                                       "reason FROM cells WHERE ?1 = 0 OR run = ?1 ORDER BY id");
     if (!s)
         return -1;
     sqlite3_bind_int64(s, 1, run);
@@ -507,8 +582,8 @@ static int foreach_run(struct lab_store *st, int64_t only,
                        int (*cb)(const struct lab_run_info *, void *), void *ctx, int *seen)
 {
     sqlite3_stmt *s = prepare_iter(st, "SELECT id, command_line, experiment, profile, status, "
-                                       "started_wall_ns FROM runs WHERE ?1 < 0 OR id = ?1 "
-                                       "ORDER BY id");
+                                       "started_wall_ns, ended_wall_ns, pid, pid_start "
+                                       "FROM runs WHERE ?1 < 0 OR id = ?1 ORDER BY id");
     if (!s)
         return -1;
     sqlite3_bind_int64(s, 1, only);
@@ -521,6 +596,9 @@ static int foreach_run(struct lab_store *st, int64_t only,
             .profile = col_text(s, 3),
             .status = col_text(s, 4),
             .started_wall_ns = sqlite3_column_int64(s, 5),
+            .ended_wall_ns = sqlite3_column_int64(s, 6),
+            .pid = sqlite3_column_int64(s, 7),
+            .pid_start = (uint64_t)sqlite3_column_int64(s, 8),
         };
         (*seen)++;
         if ((cb_rc = cb(&r, ctx)) != 0)

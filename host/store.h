@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LAB_STORE_SCHEMA_VERSION 1
+#define LAB_STORE_SCHEMA_VERSION 2 /* 2: runs.pid, runs.pid_start */
 
 struct lab_store;
 
@@ -21,10 +21,14 @@ struct lab_store;
 int lab_store_open(const char *path, struct lab_store **out);
 void lab_store_close(struct lab_store *st); /* NULL is fine */
 
-/* A run: one `lab` invocation. Records the wall-clock start; status starts as
- * "running". Returns the run id, -1 on error. */
+/* A run: one `lab` invocation. Records the wall-clock start and this
+ * process (pid and start time); status starts as "running". Returns the run
+ * id, -1 on error. */
 int64_t lab_store_run_begin(struct lab_store *st, const char *command_line, const char *experiment,
                             const char *profile);
+/* A run whose lab process is gone (killed): the run and its running cells
+ * become "abandoned" (reason on the cells), ended now. */
+int lab_store_run_abandon(struct lab_store *st, int64_t run, const char *reason);
 /* status: "ok" | "failed" | "interrupted". Records the wall-clock end. */
 int lab_store_run_end(struct lab_store *st, int64_t run, const char *status);
 
@@ -65,7 +69,9 @@ struct lab_cell_info {
     int64_t id, run;
     const char *kernel, *experiment, *params, *status, *reason; /* reason may be NULL */
 };
-/* run < 0: the cells of every run. */
+/* run LAB_STORE_ALL_RUNS: the cells of every run; any other id below 1 is
+ * an error (-1), never "all". */
+#define LAB_STORE_ALL_RUNS 0
 int lab_store_foreach_cell(struct lab_store *st, int64_t run,
                            int (*cb)(const struct lab_cell_info *, void *), void *ctx);
 /* A cell's facts (lab_store_cell_set), by key. */
@@ -81,7 +87,9 @@ int lab_store_foreach_record(struct lab_store *st, int64_t cell,
 struct lab_run_info {
     int64_t id;
     const char *command_line, *experiment, *profile, *status;
-    int64_t started_wall_ns;
+    int64_t started_wall_ns, ended_wall_ns; /* ended 0 while running */
+    int64_t pid;                            /* the lab process that made it (0 before schema 2) */
+    uint64_t pid_start;                     /* its start time (lab_proc_start), against pid reuse */
 };
 int lab_store_foreach_run(struct lab_store *st, int (*cb)(const struct lab_run_info *, void *),
                           void *ctx);
@@ -95,5 +103,11 @@ int64_t lab_store_cell_history_ns(struct lab_store *st, const char *kernel, cons
  * run, -1 on error. */
 int lab_store_get_run(struct lab_store *st, int64_t run,
                       int (*cb)(const struct lab_run_info *, void *), void *ctx);
+
+/* NULL while every write went through; else the first write that failed
+ * for a reason the file cannot recover from (full, read-only, IO error),
+ * naming the store. After that, writes fail quietly; what was committed
+ * before stays (each write is its own transaction). */
+const char *lab_store_failure(struct lab_store *st);
 
 #endif

@@ -66,6 +66,13 @@ static int by_arrival(const void *a, const void *b)
     return (x->arrival > y->arrival) - (x->arrival < y->arrival);
 }
 
+/* Sums of ns over a whole trace: saturate rather than overflow. */
+static void add_ns(int64_t *sum, int64_t v)
+{
+    if (__builtin_add_overflow(*sum, v, sum))
+        *sum = INT64_MAX;
+}
+
 static void account(struct lab_trace_summary *s, const struct req *r, const struct req *prev,
                     int64_t *busy_until)
 {
@@ -89,12 +96,27 @@ static void account(struct lab_trace_summary *s, const struct req *r, const stru
     }
     if (prev && r->arrival > *busy_until) {
         s->idle_gaps++;
-        s->idle_ns += r->arrival - *busy_until;
+        add_ns(&s->idle_ns, r->arrival - *busy_until);
     }
     if (r->finish > *busy_until)
         *busy_until = r->finish;
-    s->service_ns += r->finish - r->start;
-    s->wait_ns += r->start - r->arrival;
+    add_ns(&s->service_ns, r->finish - r->start);
+    add_ns(&s->wait_ns, r->start - r->arrival);
+}
+
+/* One request line. Times are ns after t0, never negative, and small
+ * enough that t0 + finish and every difference fit in an int64_t (a trace
+ * is the lab's own file, but one cut short or edited must not overflow). */
+static int parse_request(const char *line, int64_t t0, struct req *r, char *op, char *outcome)
+{
+    if (sscanf(line, "%15s %" SCNu64 " %" SCNu64 " %" SCNd64 " %" SCNd64 " %" SCNd64 " %15s", op,
+               &r->offset, &r->length, &r->arrival, &r->start, &r->finish, outcome) != 7)
+        return -1;
+    if (r->arrival < 0 || r->start < r->arrival || r->finish < r->start ||
+        r->finish > INT64_MAX / 2 - t0 || r->length > (1ULL << 40) ||
+        r->offset > UINT64_MAX - r->length)
+        return -1;
+    return 0;
 }
 
 int lab_trace_read(FILE *in, struct lab_trace_window window, struct lab_trace_request **out,
@@ -110,12 +132,14 @@ int lab_trace_read(FILE *in, struct lab_trace_window window, struct lab_trace_re
         struct req r;
         lineno++;
         if (line[0] == '#') {
-            sscanf(line, "# t0_ns=%" SCNd64, &t0);
+            if (sscanf(line, "# t0_ns=%" SCNd64, &t0) == 1 && (t0 < 0 || t0 > INT64_MAX / 2)) {
+                snprintf(err, errlen, "%d: t0_ns out of range", lineno);
+                free(reqs);
+                return -1;
+            }
             continue;
         }
-        if (sscanf(line, "%15s %" SCNu64 " %" SCNu64 " %" SCNd64 " %" SCNd64 " %" SCNd64 " %15s",
-                   op, &r.offset, &r.length, &r.arrival, &r.start, &r.finish, outcome) != 7 ||
-            r.start < r.arrival || r.finish < r.start) {
+        if (parse_request(line, t0, &r, op, outcome) < 0) {
             snprintf(err, errlen, "%d: malformed trace line", lineno);
             free(reqs);
             return -1;

@@ -18,13 +18,42 @@ int lab_verbose;
 volatile int lab_interrupted;
 void (*lab_message_hook)(void);
 
+char *lab_escape(const char *s, char *out, size_t size)
+{
+    size_t w = 0;
+    if (size == 0)
+        return out;
+    for (const unsigned char *p = (const unsigned char *)s; *p && w + 1 < size; p++) {
+        if (*p >= 0x20 && *p < 0x7f) {
+            out[w++] = (char)*p;
+        } else if (w + 4 < size) {
+            snprintf(out + w, size - w, "\\x%02x", *p);
+            w += 4;
+        } else {
+            break;
+        }
+    }
+    out[w] = '\0';
+    return out;
+}
+
+/* Every message is one line of printable text: whatever a message quotes
+ * (a guest's record, its console, a file's line) is escaped here, the one
+ * place all of them pass. */
 static void vmessage(const char *level, const char *fmt, va_list ap)
 {
+    char *text, *safe;
     if (lab_message_hook)
         lab_message_hook();
-    fprintf(stderr, "lab: %s", level);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    if (vasprintf(&text, fmt, ap) < 0)
+        abort();
+    size_t size = 4 * strlen(text) + 1;
+    safe = malloc(size);
+    if (!safe)
+        abort();
+    fprintf(stderr, "lab: %s%s\n", level, lab_escape(text, safe, size));
+    free(safe);
+    free(text);
 }
 
 int lab_fail_into(char *err, size_t errlen, const char *fmt, ...)
@@ -80,6 +109,33 @@ const char *lab_home(void)
     return home;
 }
 
+/* 1 if path is a directory (not a symlink) of ours that nobody else may
+ * enter: a name in /tmp anyone could have made first. */
+static int private_dir(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+           (st.st_mode & 077) == 0;
+}
+
+/* A non-root user without XDG_RUNTIME_DIR: /tmp/lab-UID, made 0700 and
+ * checked to be ours; if another user made that name first, a fresh
+ * private directory instead (this process's cells then cannot be swept by
+ * a later lab, which is the lesser harm). */
+static char *private_tmp_root(void)
+{
+    char *root = lab_asprintf("/tmp/lab-%ld", (long)geteuid());
+    mkdir(root, 0700);
+    if (private_dir(root))
+        return root;
+    lab_warn("%s is not a private directory of this user; using a new one", root);
+    free(root);
+    root = lab_asprintf("/tmp/lab-%ld-XXXXXX", (long)geteuid());
+    if (!mkdtemp(root))
+        abort(); /* /tmp unusable: nothing sensible left to do */
+    return root;
+}
+
 const char *lab_run_root(void)
 {
     static char *root;
@@ -91,9 +147,42 @@ const char *lab_run_root(void)
         root = lab_xstrdup(env);
     else if (geteuid() == 0)
         root = lab_xstrdup("/run/lab");
+    else if (xdg && *xdg)
+        root = lab_asprintf("%s/lab", xdg); /* the session's own, already private */
     else
-        root = lab_asprintf("%s/lab", xdg && *xdg ? xdg : "/tmp");
+        root = private_tmp_root();
     return root;
+}
+
+char *lab_run_log_dir(int64_t run)
+{
+    return lab_asprintf("%s/logs/run-%lld", lab_home(), (long long)run);
+}
+
+int lab_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+    uint64_t v = 0;
+    if (!s || !*s)
+        return -1;
+    for (const char *p = s; *p; p++) {
+        unsigned d = (unsigned)(*p - '0');
+        if (d > 9 || v > (UINT64_MAX - d) / 10)
+            return -1;
+        v = v * 10 + d;
+    }
+    if (v < min || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int lab_parse_id(const char *s, int64_t *out)
+{
+    uint64_t v;
+    if (lab_parse_u64(s, 1, INT64_MAX, &v) < 0)
+        return -1;
+    *out = (int64_t)v;
+    return 0;
 }
 
 char *lab_asprintf(const char *fmt, ...)
@@ -162,36 +251,93 @@ int lab_file_exists(const char *path)
     return access(path, F_OK) == 0;
 }
 
-char *lab_read_file(const char *path, size_t *len)
+/* Reads up to max + 1 bytes of fd into a buffer grown as needed. */
+static char *read_bounded(int fd, size_t max, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
     char *buf = NULL;
     size_t cap = 0, n = 0;
-    if (!f)
-        return NULL;
     for (;;) {
-        if (n + 65536 + 1 > cap) {
-            cap = (cap ? cap * 2 : 65536) + 65537;
-            char *nb = realloc(buf, cap);
+        if (n == cap) {
+            cap = cap ? cap * 2 : 65536;
+            if (cap > max + 1)
+                cap = max + 1;
+            char *nb = realloc(buf, cap + 1);
             if (!nb)
                 abort();
             buf = nb;
         }
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
+        ssize_t got = read(fd, buf + n, cap - n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            free(buf);
+            return NULL;
+        }
+        n += (size_t)got;
         if (got == 0)
             break;
-    }
-    int failed = ferror(f);
-    fclose(f);
-    if (failed) {
-        free(buf);
-        return NULL;
+        if (n > max) {
+            free(buf);
+            errno = EFBIG;
+            return NULL;
+        }
     }
     buf[n] = '\0';
-    if (len)
+    *len = n;
+    return buf;
+}
+
+char *lab_read_file_max(const char *path, size_t max, size_t *len)
+{
+    struct stat st;
+    size_t n = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size > max) {
+        close(fd);
+        errno = EFBIG;
+        return NULL;
+    }
+    char *buf = read_bounded(fd, max, &n);
+    int e = errno;
+    close(fd);
+    errno = e;
+    if (buf && len)
         *len = n;
     return buf;
+}
+
+char *lab_read_file(const char *path, size_t *len)
+{
+    return lab_read_file_max(path, LAB_READ_MAX, len);
+}
+
+char *lab_read_text(const char *path, size_t max, size_t *len)
+{
+    size_t n;
+    char *text = lab_read_file_max(path, max, &n);
+    if (!text) {
+        if (errno == EFBIG)
+            lab_error("%s: larger than %zu bytes: not a file the lab reads", path, max);
+        else if (errno != ENOENT)
+            lab_error("cannot read %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    const char *nul = memchr(text, '\0', n);
+    if (nul) {
+        int line = 1;
+        for (const char *p = text; p < nul; p++)
+            line += *p == '\n';
+        lab_error("%s:%d: a NUL byte (at byte %zu): not a text file", path, line,
+                  (size_t)(nul - text));
+        free(text);
+        errno = EINVAL;
+        return NULL;
+    }
+    if (len)
+        *len = n;
+    return text;
 }
 
 int lab_write_file(const char *path, const void *data, size_t len)
@@ -242,6 +388,28 @@ int lab_spawn_wait(char *const argv[], const char *log_path)
     return lab_error("%s died of signal %d", argv[0], WTERMSIG(status));
 }
 
+uint64_t lab_proc_start(long pid)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    /* The command name (field 2) may hold spaces and ')': fields count from
+     * the last ')'. starttime is the 20th field after it. */
+    char *p = strrchr(buf, ')');
+    unsigned long long start = 0;
+    if (!p || sscanf(p + 1,
+                     " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d "
+                     "%*d %*d %llu",
+                     &start) != 1)
+        return 0;
+    return start;
+}
+
 int64_t lab_now_ns(void)
 {
     struct timespec ts;
@@ -268,4 +436,8 @@ void lab_install_signal_handlers(void)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
+    /* A peer that went away (libvirtd stopped mid-cell, a closed socket)
+     * must be an EPIPE the caller reports, not a silent death with the
+     * run left "running" and its guest outliving us. */
+    signal(SIGPIPE, SIG_IGN);
 }

@@ -2,6 +2,7 @@
 #include "vm.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <libvirt/virterror.h>
 #include <signal.h>
@@ -38,6 +39,35 @@ static int start_libvirtd(void)
     return lab_spawn_wait(libvirtd, "/dev/null");
 }
 
+/* What to do about a failed connection, first match wins: a permission
+ * problem is not a missing package. */
+static const struct {
+    int root;           /* 1: only as root, 0: only as another user, -1: either */
+    const char *in_uri; /* the URI contains this, or NULL */
+    const char *in_msg; /* libvirt's message contains this, or NULL */
+    const char *hint;
+} connect_hints[] = {
+    {0, "///system", NULL,
+     "qemu:///system needs root or the libvirt group (adduser $USER libvirt, then log in "
+     "again); or leave LAB_LIBVIRT_URI unset for qemu:///session"},
+    {-1, NULL, "ermission denied",
+     "permission denied on the libvirt socket: run as root or join the libvirt group"},
+    {1, NULL, NULL, "start it with: virtlogd -d && libvirtd -d   (or: systemctl start libvirtd)"},
+    {0, NULL, NULL, "install libvirt-daemon-system (make deps) or set LAB_LIBVIRT_URI"},
+};
+
+static const char *connect_hint(const char *uri, const char *msg)
+{
+    int root = geteuid() == 0;
+    for (size_t i = 0; i < sizeof connect_hints / sizeof connect_hints[0]; i++) {
+        const typeof(connect_hints[0]) *h = &connect_hints[i];
+        if ((h->root < 0 || h->root == root) && (!h->in_uri || strstr(uri, h->in_uri)) &&
+            (!h->in_msg || strstr(msg, h->in_msg)))
+            return h->hint;
+    }
+    return "";
+}
+
 virConnectPtr lab_vm_connect(void)
 {
     const char *uri = lab_vm_uri();
@@ -53,11 +83,7 @@ virConnectPtr lab_vm_connect(void)
     }
     if (!conn) {
         lab_error("cannot connect to libvirt at %s: %s", uri, lab_vm_last_error());
-        if (geteuid() == 0)
-            fprintf(stderr, "  start it with: virtlogd -d && libvirtd -d"
-                            "   (or: systemctl start libvirtd)\n");
-        else
-            fprintf(stderr, "  install libvirt-daemon-system (make deps) or set LAB_LIBVIRT_URI\n");
+        fprintf(stderr, "  %s\n", connect_hint(uri, lab_vm_last_error()));
         return NULL;
     }
     return conn;
@@ -106,11 +132,56 @@ int lab_vm_running(virDomainPtr dom)
     return state == VIR_DOMAIN_RUNNING || state == VIR_DOMAIN_BLOCKED || state == VIR_DOMAIN_PAUSED;
 }
 
+int lab_vm_alive(virConnectPtr conn)
+{
+    return conn && virConnectIsAlive(conn) == 1;
+}
+
+/* 1 if /proc/PID/cmdline is a QEMU started for the domain `name` (libvirt
+ * passes "-name guest=NAME,..."). */
+static int is_qemu_of(const char *pid, const char *name)
+{
+    char path[64], buf[8192];
+    snprintf(path, sizeof path, "/proc/%s/cmdline", pid);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    char *want = lab_asprintf("guest=%s,", name);
+    int found = 0;
+    buf[n] = '\0';
+    for (size_t off = 0; off < n && !found; off += strlen(buf + off) + 1)
+        found = strncmp(buf + off, want, strlen(want)) == 0;
+    free(want);
+    return found;
+}
+
+/* The domain's QEMU outlives a dead libvirtd (and a restarted one adopts
+ * it without the autodestroy of our lost connection): kill it ourselves. */
+static void kill_orphan_qemu(const char *name)
+{
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    if (!d)
+        return;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9' || !is_qemu_of(e->d_name, name))
+            continue;
+        lab_warn("libvirt is gone: killing %s's QEMU (pid %s) directly", name, e->d_name);
+        kill((pid_t)atol(e->d_name), SIGKILL);
+    }
+    closedir(d);
+}
+
 void lab_vm_teardown(virDomainPtr dom)
 {
     if (!dom)
         return;
-    if (virDomainIsActive(dom) == 1)
+    int active = virDomainIsActive(dom);
+    if (active == 1)
         virDomainDestroy(dom);
+    else if (active < 0 && !lab_vm_alive(virDomainGetConnect(dom)))
+        kill_orphan_qemu(virDomainGetName(dom));
     virDomainFree(dom);
 }

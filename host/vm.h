@@ -25,8 +25,16 @@ virDomainPtr lab_vm_start(virConnectPtr conn, const char *xml);
 /* 1 while the domain runs, 0 once it has stopped. */
 int lab_vm_running(virDomainPtr dom);
 
-/* Destroys the domain if it still runs, and frees the handle. */
+/* Destroys the domain if it still runs, and frees the handle. When the
+ * connection is lost (libvirtd died), libvirt can neither destroy it nor
+ * autodestroy it later, so its QEMU process is killed directly. */
 void lab_vm_teardown(virDomainPtr dom);
+
+/* 1 while the connection to libvirtd works; 0 once it is lost (libvirtd
+ * stopped or died: the next call fails instead of killing us by SIGPIPE). */
+int lab_vm_alive(virConnectPtr conn);
+/* The URI lab_vm_connect opens, for messages. */
+const char *lab_vm_uri(void);
 
 /* The last libvirt error message, for reports. */
 const char *lab_vm_last_error(void);

@@ -316,24 +316,36 @@ static int have_ccache(void)
     return sh_capture("command -v ccache >/dev/null", NULL) == 0;
 }
 
-/* Whether a tree's Kconfig (2.6: Kconfig*, 2.4: Config.in) defines an
- * option: "config NAME" / "menuconfig NAME", or 2.4's "CONFIG_NAME" in a
- * config.in/Config.in. */
-static int tree_knows(const char *srcdir, const char *opt)
+/* Every option name a tree defines, one per line with a leading newline:
+ * "config NAME" / "menuconfig NAME" in Kconfig* (2.6 on), CONFIG_NAME in
+ * 2.4's config.in/Config.in. One pass over the tree; malloc'd, or NULL. */
+static char *tree_options(const char *srcdir)
 {
-    if (!srcdir)
-        return 1;
-    char *qd = q(srcdir);
+    char *qd = q(srcdir), *out = NULL;
     char *cmd = lab_asprintf(
-        "cd %s && { find . \\( -name 'Kconfig*' \\) -print0 | xargs -0 grep -qE "
-        "'^[[:space:]]*(menu)?config[[:space:]]+%s[[:space:]]*$' 2>/dev/null || "
-        "find . \\( -name 'Config.in' -o -name 'config.in' \\) -print0 | xargs -0 grep -qw "
-        "'CONFIG_%s' 2>/dev/null; }",
-        qd, opt, opt);
-    int rc = sh_capture(cmd, NULL);
+        "cd %s && { find . -name 'Kconfig*' -print0 | xargs -0 grep -hoE "
+        "'^[[:space:]]*(menu)?config[[:space:]]+[A-Za-z0-9_]+' 2>/dev/null | "
+        "sed -E 's/^[[:space:]]*(menu)?config[[:space:]]+//'; find . \\( -name 'Config.in' "
+        "-o -name 'config.in' \\) -print0 | xargs -0 grep -hoE 'CONFIG_[A-Za-z0-9_]+' "
+        "2>/dev/null | sed 's/^CONFIG_//'; } | sort -u",
+        qd);
+    char *names = NULL;
+    if (sh_capture(cmd, &names) == 0)
+        out = lab_asprintf("\n%s", names);
+    free(names);
     free(cmd);
     free(qd);
-    return rc == 0;
+    return out;
+}
+
+static int tree_knows(const char *options, const char *opt)
+{
+    if (!options)
+        return 1;
+    char *key = lab_asprintf("\n%s\n", opt);
+    int yes = strstr(options, key) != NULL;
+    free(key);
+    return yes;
 }
 
 /* Every =y line of the lab's fragment should be in the final .config: an
@@ -345,7 +357,7 @@ static void check_fragment(const char *fragment, const char *config_path, const 
     char *cfg = lab_read_file(config_path, &len);
     if (!cfg)
         return;
-    char *absent = lab_xstrdup("");
+    char *absent = lab_xstrdup(""), *options = NULL;
     int nabsent = 0;
     for (const char *l = fragment; l && *l;) {
         const char *end = strchr(l, '\n');
@@ -354,7 +366,9 @@ static void check_fragment(const char *fragment, const char *config_path, const 
             char *line = lab_asprintf("\n%.*s\n", (int)n, l);
             if (!strstr(cfg, line)) {
                 char *opt = lab_asprintf("%.*s", (int)(n - 9), l + 7);
-                if (tree_knows(srcdir, opt)) {
+                if (!options && srcdir)
+                    options = tree_options(srcdir);
+                if (tree_knows(options, opt)) {
                     lab_warn("the built config lacks %.*s (a dependency is off)", (int)n, l);
                 } else {
                     char *a = lab_asprintf("%s%s%s", absent, nabsent++ ? ", " : "", opt);
@@ -373,6 +387,7 @@ static void check_fragment(const char *fragment, const char *config_path, const 
         fprintf(stderr, "lab: %d option(s) of the fragment are not in this tree (ignored): %s\n",
                 nabsent, absent);
     free(absent);
+    free(options);
     free(cfg);
 }
 

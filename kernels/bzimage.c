@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static int fail(char *err, size_t len, const char *fmt, ...)
 {
@@ -23,6 +24,33 @@ static int fail(char *err, size_t len, const char *fmt, ...)
 static unsigned le16(const unsigned char *p)
 {
     return (unsigned)p[0] | (unsigned)p[1] << 8;
+}
+
+static uint32_t le32(const unsigned char *p)
+{
+    return (uint32_t)le16(p) | (uint32_t)le16(p + 2) << 16;
+}
+
+/* The sizes the header promises (boot.rst: setup_sects, syssize; syssize
+ * is 16 bits before protocol 2.04, where it may undercount a big kernel:
+ * the check can then only be lenient, never wrong). The version string is part of the
+ * setup code, so it must lie inside it. */
+static int parse_sizes(const unsigned char *buf, size_t ver_off, struct lab_bzimage *out, char *err,
+                       size_t errlen)
+{
+    out->setup_sects = buf[LAB_BZ_SETUP_SECTS] ? buf[LAB_BZ_SETUP_SECTS] : 4;
+    out->syssize = (uint64_t)(out->protocol >= 0x0204 ? le32(buf + LAB_BZ_SYSSIZE)
+                                                      : le16(buf + LAB_BZ_SYSSIZE)) *
+                   16;
+    uint64_t setup = ((uint64_t)out->setup_sects + 1) * 512;
+    out->image_size = setup + out->syssize;
+    if (out->syssize == 0)
+        return fail(err, errlen, "syssize is 0: the header describes no kernel");
+    if (ver_off >= setup)
+        return fail(err, errlen,
+                    "kernel_version at 0x%zx is past the setup code (%u sectors, 0x%llx bytes)",
+                    ver_off, out->setup_sects, (unsigned long long)setup);
+    return 0;
 }
 
 /* Debian's banner carries the upstream version after "Debian ":
@@ -70,6 +98,8 @@ int lab_bzimage_parse(const unsigned char *buf, size_t len, struct lab_bzimage *
                     off);
     memcpy(out->banner, buf + off, n);
     out->banner[n] = '\0';
+    if (parse_sizes(buf, off, out, err, errlen) < 0)
+        return -1;
     size_t w = strcspn(out->banner, " \t\n");
     if (w == 0 || w >= sizeof out->release || out->banner[0] < '0' || out->banner[0] > '9')
         return fail(err, errlen, "kernel_version \"%.60s\" does not start with a version",
@@ -87,21 +117,50 @@ int lab_bzimage_parse(const unsigned char *buf, size_t len, struct lab_bzimage *
     return 0;
 }
 
-int lab_bzimage_read(const char *path, struct lab_bzimage *out)
+int lab_bzimage_check_size(const struct lab_bzimage *bz, uint64_t file_size, char *err,
+                           size_t errlen)
 {
+    /* syssize is the kernel's length rounded up to 16 bytes (the old
+     * arch/i386/boot/tools/build.c did not pad the file: 2.4.22 and 2.6.9
+     * images end 6 and 11 bytes short of it); newer ones pad. */
+    if (file_size + 15 >= bz->image_size)
+        return 0;
+    return fail(err, errlen,
+                "truncated: the header says %llu bytes (%u setup sectors + %llu bytes of kernel), "
+                "the file has %llu",
+                (unsigned long long)bz->image_size, bz->setup_sects,
+                (unsigned long long)bz->syssize, (unsigned long long)file_size);
+}
+
+int lab_bzimage_check_file(const char *path, struct lab_bzimage *out, char *err, size_t errlen)
+{
+    struct stat st;
     FILE *f = fopen(path, "rb");
-    if (!f)
-        return lab_error("cannot open %s: %s", path, strerror(errno));
-    /* setup_sects * 512 + 512 covers the setup code, where the string lives;
-     * 64 KiB is more than any setup (at most 0x7fff bytes addressed by ptr). */
+    if (!f || fstat(fileno(f), &st) < 0) {
+        fail(err, errlen, "cannot open: %s", strerror(errno));
+        if (f)
+            fclose(f);
+        return -1;
+    }
+    /* The setup code, where the string lives, is at most 0x7fff bytes
+     * addressed by the pointer: 64 KiB covers any header. */
     size_t cap = 0x10000 + 0x200;
     unsigned char *buf = lab_xcalloc(cap, 1);
     size_t len = fread(buf, 1, cap, f);
     fclose(f);
-    char err[160];
-    int rc = lab_bzimage_parse(buf, len, out, err, sizeof err);
+    int rc = lab_bzimage_parse(buf, len, out, err, errlen);
     free(buf);
-    if (rc < 0)
+    if (rc == 0 && !S_ISREG(st.st_mode))
+        rc = fail(err, errlen, "not a regular file");
+    if (rc == 0)
+        rc = lab_bzimage_check_size(out, (uint64_t)st.st_size, err, errlen);
+    return rc;
+}
+
+int lab_bzimage_read(const char *path, struct lab_bzimage *out)
+{
+    char err[256];
+    if (lab_bzimage_check_file(path, out, err, sizeof err) < 0)
         return lab_error("%s: %s", path, err);
     return 0;
 }

@@ -3,6 +3,7 @@
 
 #include "util.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,13 +100,16 @@ int lab_kconfig_parse(const char *text, struct lab_kconfig *out, char *err, size
     return 0;
 }
 
+/* A full allyesconfig is about 300 KiB; leave room, refuse what is not one. */
+#define LAB_KCONFIG_MAX_BYTES (4u << 20)
+
 int lab_kconfig_load(const char *path, struct lab_kconfig *out)
 {
     size_t len;
-    char *text = lab_read_file(path, &len);
+    char *text = lab_read_text(path, LAB_KCONFIG_MAX_BYTES, &len);
     char err[200];
     if (!text)
-        return lab_error("cannot read kernel config %s", path);
+        return errno == ENOENT ? lab_error("cannot read kernel config %s", path) : -1;
     int rc = lab_kconfig_parse(text, out, err, sizeof err);
     free(text);
     if (rc < 0)

@@ -74,7 +74,7 @@ static int load_one(const char *dir, struct lab_kernel *k)
 {
     char *path = lab_asprintf("%s/kernel.conf", dir);
     size_t len;
-    char *text = lab_read_file(path, &len);
+    char *text = lab_read_text(path, 64 << 10, &len); /* a dozen key = value lines */
     free(path);
     if (!text)
         return -1;

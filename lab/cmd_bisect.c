@@ -18,11 +18,13 @@
 #include "util.h"
 #include "vm.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define MAX_COMMITS 100000
@@ -129,8 +131,8 @@ static int parse_opts(int argc, char **argv, struct bisect_opts *o)
             break;
         case 'n':
         case 'N': {
-            unsigned long v = strtoul(optarg, &end, 10);
-            if (*end || v < 2 || v > 1000)
+            uint64_t v;
+            if (lab_parse_u64(optarg, 2, 1000, &v) < 0)
                 return lab_error("--%s wants a number from 2 to 1000, not '%s'",
                                  ch == 'n' ? "reps" : "max-reps", optarg);
             *(ch == 'n' ? &o->reps : &o->max_reps) = (unsigned)v;
@@ -153,11 +155,14 @@ static int parse_opts(int argc, char **argv, struct bisect_opts *o)
         case O_ACCEL:
             o->accel = optarg;
             break;
-        case O_TIMEOUT:
-            o->timeout = (unsigned)strtoul(optarg, &end, 10);
-            if (*end || o->timeout == 0)
-                return lab_error("--timeout wants seconds, not '%s'", optarg);
+        case O_TIMEOUT: {
+            uint64_t v;
+            if (lab_parse_u64(optarg, 1, LAB_TIMEOUT_MAX_S, &v) < 0)
+                return lab_error("--timeout wants seconds from 1 to %d, not '%s'",
+                                 LAB_TIMEOUT_MAX_S, optarg);
+            o->timeout = (unsigned)v;
             break;
+        }
         case O_SHOW:
             o->show = 1;
             break;
@@ -179,8 +184,7 @@ static int parse_opts(int argc, char **argv, struct bisect_opts *o)
         }
     }
     if (o->show && optind < argc) {
-        o->show_id = strtoll(argv[optind], &end, 10);
-        if (*end || o->show_id <= 0)
+        if (lab_parse_id(argv[optind], &o->show_id) < 0)
             return lab_error("--show wants a bisection id, not '%s'", argv[optind]);
         optind++;
     }
@@ -244,6 +248,21 @@ static char *git_out(const char *repo, const char *args)
         return NULL;
     }
     return buf;
+}
+
+/* The repository itself first: a missing one is not a missing commit. */
+static int git_repo_check(const char *repo)
+{
+    struct stat st;
+    if (stat(repo, &st) < 0)
+        return lab_error("--repo %s: %s", repo, strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        return lab_error("--repo %s: not a directory", repo);
+    char *s = git_out(repo, "rev-parse --git-dir");
+    free(s);
+    if (!s)
+        return lab_error("--repo %s: not a git repository (or git is missing)", repo);
+    return 0;
 }
 
 static int git_commit(const char *repo, const char *ref, char out[41])
@@ -323,7 +342,20 @@ struct ctx {
     const char *virt_type;
     int rt_priority;    /* lab_rt_plan's decision, once per bisection */
     char rt_note[256];
+    struct lab_session *session;
+    enum lab_session_stop stop; /* why the bisection stopped early, LAB_GO if not */
+    char stop_why[600];
 };
+
+/* Whether the bisection must stop now: Ctrl-C, a store that cannot be
+ * written, a lost libvirt. The step in progress then gets no verdict (what
+ * failed, failed because of the stop: it is no evidence about the commit). */
+static int stopped(struct ctx *c)
+{
+    if (c->stop == LAB_GO)
+        c->stop = lab_session_check(c->session, c->stop_why, sizeof c->stop_why);
+    return c->stop != LAB_GO;
+}
 
 /* A commit's measured values, each with its boot (one cell = one boot). */
 struct values {
@@ -545,7 +577,8 @@ int cmd_bisect(int argc, char **argv)
         return do_show(&o);
     if (!(c.metric = lab_metric_find(o.metric)))
         return lab_error("unknown metric '%s' (mbps, iops or secs)", o.metric), 2;
-    if (git_commit(o.repo, o.good, good) < 0 || git_commit(o.repo, o.bad, bad) < 0)
+    if (git_repo_check(o.repo) < 0 || git_commit(o.repo, o.good, good) < 0 ||
+        git_commit(o.repo, o.bad, bad) < 0)
         return 2;
     if (!(ncommits = git_path(o.repo, good, bad, &commits)))
         return 2;
@@ -577,6 +610,7 @@ int cmd_bisect(int argc, char **argv)
     c.env = session.env;
     c.st = session.env.store;
     c.rt_priority = lab_rt_plan(o.no_rt, c.rt_note, sizeof c.rt_note);
+    c.session = &session;
     int64_t run = session.env.run_id;
     char *cmdline = session.command_line;
     if (lab_bisect_db_open(lab_store_path(), &db) < 0) {
@@ -613,8 +647,8 @@ int cmd_bisect(int argc, char **argv)
 
     /* 1. Both endpoints, re-measured: good, bad, good, bad (a boot each). */
     unsigned per = runs_per_boot(o.reps);
-    for (int round = 0; round < BISECT_BOOTS && !message[0] && !lab_interrupted; round++)
-        for (int e = 0; e < 2 && !lab_interrupted; e++) {
+    for (int round = 0; round < BISECT_BOOTS && !message[0] && !stopped(&c); round++)
+        for (int e = 0; e < 2 && !stopped(&c); e++) {
             struct lab_bisect_step *s = &steps[e];
             const char *hash = e ? bad : good;
             struct values *v = e ? &vbad : &vgood;
@@ -625,7 +659,12 @@ int cmd_bisect(int argc, char **argv)
                 git_subject(o.repo, hash, s->subject, sizeof s->subject);
                 s->p_good = s->p_bad = s->d_good = s->d_bad = NAN;
                 s->verdict = e ? LAB_BISECT_BAD : LAB_BISECT_GOOD;
-                if (build_commit(&c, hash, s->kernel, sizeof s->kernel) < 0) {
+                int built = build_commit(&c, hash, s->kernel, sizeof s->kernel) == 0;
+                if (stopped(&c)) { /* a build cut short, or one that finished after Ctrl-C */
+                    nsteps--;
+                    break;
+                }
+                if (!built) {
                     snprintf(message, sizeof message, "the %s endpoint %.12s does not build",
                              s->role, hash);
                     s->verdict = LAB_BISECT_SKIP;
@@ -635,6 +674,11 @@ int cmd_bisect(int argc, char **argv)
             }
             int64_t cell;
             if (measure(&c, s->kernel, per, v, &cell, s->reason, sizeof s->reason) < 0) {
+                if (stopped(&c)) {
+                    if (round == 0)
+                        nsteps--;
+                    break;
+                }
                 if (cell > 0 && s->ncells < sizeof s->cells / sizeof s->cells[0])
                     s->cells[s->ncells++] = cell;
                 snprintf(message, sizeof message, "the %s endpoint %.12s: %s", s->role, hash,
@@ -647,12 +691,14 @@ int cmd_bisect(int argc, char **argv)
             if (round == BISECT_BOOTS - 1)
                 print_step_line(s, unit);
         }
-    if (lab_interrupted || message[0]) {
+    if (stopped(&c) || message[0]) {
         for (size_t i = 0; i < nsteps; i++)
             fill_stats(&steps[i], i ? &vbad : &vgood), lab_bisect_db_add_step(db, bid, &steps[i]);
-        status = lab_interrupted ? "interrupted" : "failed";
-        if (message[0])
-            lab_error("%s", message);
+        if (!message[0])
+            snprintf(message, sizeof message, "%.400s", c.stop_why);
+        status = c.stop == LAB_STOP_INTERRUPTED ? "interrupted" : "failed";
+        rc = c.stop == LAB_STOP_INTERRUPTED ? 130 : 1;
+        lab_error("bisect %lld %s: %s", (long long)bid, status, message);
         goto done;
     }
     struct lab_bisect_endpoints ends;
@@ -683,7 +729,7 @@ int cmd_bisect(int argc, char **argv)
     struct lab_bisect_pick pick;
     for (int stepno = 1;; stepno++) {
         pick = lab_bisect_pick_next(states, ncommits);
-        if (pick.status != LAB_BISECT_NEXT || lab_interrupted)
+        if (pick.status != LAB_BISECT_NEXT || stopped(&c))
             break;
         const char *hash = commits[pick.index];
         struct lab_bisect_step *s = &steps[nsteps++];
@@ -695,7 +741,12 @@ int cmd_bisect(int argc, char **argv)
         s->p_good = s->p_bad = s->d_good = s->d_bad = NAN;
         fprintf(stderr, "lab: bisect: step %d: %.12s \"%s\" (%zu commit(s) left between)\n", stepno,
                 hash, s->subject, pick.hi - pick.lo - 1);
-        if (build_commit(&c, hash, s->kernel, sizeof s->kernel) < 0) {
+        int built = build_commit(&c, hash, s->kernel, sizeof s->kernel) == 0;
+        if (stopped(&c)) {
+            nsteps--;
+            break;
+        }
+        if (!built) {
             s->verdict = LAB_BISECT_SKIP;
             snprintf(s->reason, sizeof s->reason, "build failed (skip, like git bisect's 125)");
         } else {
@@ -707,6 +758,8 @@ int cmd_bisect(int argc, char **argv)
                 int m = measure(&c, s->kernel, want, &v, &cell, why, sizeof why);
                 if (cell > 0 && s->ncells < sizeof s->cells / sizeof s->cells[0])
                     s->cells[s->ncells++] = cell;
+                if (stopped(&c))
+                    break; /* no verdict from a cell cut short */
                 if (m < 0) {
                     s->verdict = LAB_BISECT_SKIP;
                     snprintf(s->reason, sizeof s->reason, "%.200s (skip)", why);
@@ -725,7 +778,7 @@ int cmd_bisect(int argc, char **argv)
                     s->d_good = d.vs_good.cohen_d;
                     s->d_bad = d.vs_bad.cohen_d;
                 }
-                if (d.verdict != LAB_BISECT_INCONCLUSIVE || lab_interrupted)
+                if (d.verdict != LAB_BISECT_INCONCLUSIVE)
                     break;
                 want = lab_bisect_more_reps((unsigned)v.n, o.max_reps);
                 if (want == 0) {
@@ -755,6 +808,11 @@ int cmd_bisect(int argc, char **argv)
                         stepno, v.n, d.reason, want);
             }
         }
+        if (c.stop) {
+            free(v.v);
+            nsteps--; /* the interrupted step is not recorded: no verdict */
+            break;
+        }
         fill_stats(s, &v);
         values_free(&v);
         states[pick.index] = s->verdict == LAB_BISECT_GOOD  ? LAB_BISECT_GOOD
@@ -765,10 +823,12 @@ int cmd_bisect(int argc, char **argv)
     }
 
     printf("\n");
-    if (lab_interrupted) {
-        status = "interrupted";
-        snprintf(message, sizeof message, "interrupted");
-        rc = 130;
+    if (c.stop) {
+        status = c.stop == LAB_STOP_INTERRUPTED ? "interrupted" : "failed";
+        snprintf(message, sizeof message, "%.400s", c.stop_why);
+        rc = c.stop == LAB_STOP_INTERRUPTED ? 130 : 1;
+        lab_error("bisect %lld %s after %zu step(s): %s (lab bisect --show %lld)", (long long)bid,
+                  status, nsteps, message, (long long)bid);
     } else if (pick.status == LAB_BISECT_FOUND) {
         status = "found";
         snprintf(first_bad, sizeof first_bad, "%s", commits[pick.index]);
@@ -806,7 +866,7 @@ done:
     if (o.junit && write_junit(db, bid, o.junit) < 0 && rc == 0)
         rc = 1;
     lab_store_run_end(c.st, run,
-                      lab_interrupted                 ? "interrupted"
+                      c.stop == LAB_STOP_INTERRUPTED  ? "interrupted"
                       : strcmp(status, "failed") == 0 ? "failed"
                                                       : "ok");
     values_free(&vgood);

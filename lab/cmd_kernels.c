@@ -293,9 +293,15 @@ static int kernels_build(int argc, char **argv)
         case 'w':
             s.wrap = optarg;
             break;
-        case 'j':
-            s.jobs = atoi(optarg);
+        case 'j': {
+            uint64_t v;
+            if (lab_parse_u64(optarg, 1, 256, &v) < 0) {
+                lab_error("--jobs wants a number from 1 to 256, not '%s'", optarg);
+                return 2;
+            }
+            s.jobs = (int)v;
             break;
+        }
         case 'R':
             s.repo = optarg;
             break;
@@ -371,7 +377,7 @@ static void print_range(const struct lab_compat_range *r, char *buf, size_t len)
 
 static void print_verified(void)
 {
-    printf("\nVerified with the era compat layer (built and booted here):\n");
+    printf("\nTried with the era compat layer here:\n");
     for (size_t i = 0; i < lab_compat_verified_count(); i++) {
         const struct lab_compat_verified *v = lab_compat_verified_at(i);
         printf("  %-12s %-7s %-9s %s\n", v->version, v->arch, v->gcc, v->result);
@@ -396,7 +402,7 @@ static void toolchain_for(lab_kver v, const char *vs, const char *arch,
     const struct lab_compat_cover *c = lab_compat_covers(v, a);
     if (c) {
         char lo[16], hi[16];
-        fmt_gcc(c->gcc_min, lo, sizeof lo);
+        snprintf(lo, sizeof lo, "%d", c->gcc_min / 100); /* from N.0 */
         fmt_gcc(c->gcc_max, hi, sizeof hi);
         printf("  era compat layer: covered with gcc %s..%s (%s)\n", lo, hi, c->note);
     } else {
@@ -486,7 +492,7 @@ static int kernels_toolchain(int argc, char **argv)
         const struct lab_compat_cover *c = lab_compat_cover_at(i);
         char range[80], lo[16], hi[16];
         print_range(&c->r, range, sizeof range);
-        fmt_gcc(c->gcc_min, lo, sizeof lo);
+        snprintf(lo, sizeof lo, "%d", c->gcc_min / 100); /* from N.0 */
         fmt_gcc(c->gcc_max, hi, sizeof hi);
         printf("%-28s gcc %s..%s  %s\n", range, lo, hi, c->note);
     }

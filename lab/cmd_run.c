@@ -90,6 +90,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
         {NULL, 0, NULL, 0},
     };
     int ch;
+    uint64_t v;
     char *end;
     o->threshold = 5;
     o->experiment = "seqread";
@@ -125,9 +126,9 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
             o->experiment = optarg;
             break;
         case 'n':
-            o->reps = (unsigned)strtoul(optarg, &end, 10);
-            if (*end || o->reps == 0 || o->reps > 1000)
+            if (lab_parse_u64(optarg, 1, 1000, &v) < 0)
                 return lab_error("--reps wants a number from 1 to 1000, not '%s'", optarg);
+            o->reps = (unsigned)v;
             break;
         case 's':
             if (o->nsets == sizeof o->sets / sizeof o->sets[0])
@@ -147,9 +148,10 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
             o->channel = optarg;
             break;
         case 't':
-            o->timeout = (unsigned)strtoul(optarg, &end, 10);
-            if (*end || o->timeout == 0)
-                return lab_error("--timeout wants seconds, not '%s'", optarg);
+            if (lab_parse_u64(optarg, 1, LAB_TIMEOUT_MAX_S, &v) < 0)
+                return lab_error("--timeout wants seconds from 1 to %d, not '%s'",
+                                 LAB_TIMEOUT_MAX_S, optarg);
+            o->timeout = (unsigned)v;
             break;
         case 'h':
             run_usage(stdout);
@@ -377,15 +379,20 @@ int cmd_run(int argc, char **argv)
         specs[i].rt_priority = rt_prio;
         specs[i].rt_note = rt_note;
     }
+    enum lab_session_stop stop = LAB_GO;
+    char stop_why[600] = "";
+    size_t done = 0;
     struct lab_progress *progress = start_progress(st, run, specs, ncells, skip, profile.name);
     /* A cell with runs over a contention threshold (host/contention.h) gets
      * one more boot for as many runs, once: those runs are left out of the
-     * statistics, and the rerun's replace them. */
+     * statistics while at least 2 others remain. */
     static struct lab_experiment rerun_exp[MAX_CELLS];
     unsigned next_boot[MAX_CELLS] = {0}, reruns = 0, flagged_runs = 0;
     size_t planned = ncells;
-    for (size_t i = 0; i < ncells && !lab_interrupted; i++) {
+    for (size_t i = 0; i < ncells; i++, done++) {
         struct lab_cell_result res;
+        if ((stop = lab_session_check(&session, stop_why, sizeof stop_why)) != LAB_GO)
+            break;
         const char *kname = specs[i].kernel->name;
         char what[160];
         snprintf(what, sizeof what, "%s%s%s%s%s", exp.name, exp.load_list ? " load=" : "",
@@ -448,10 +455,14 @@ int cmd_run(int argc, char **argv)
     lab_progress_stop(progress);
     if (flagged_runs)
         fprintf(stderr,
-                "lab: %u run(s) were over a contention threshold (left out where at least 2 others remain); "
-                "%u cell(s) rerun\n",
+                "lab: %u run(s) were over a contention threshold (left out where at least 2 "
+                "others remain); %u cell(s) rerun\n",
                 flagged_runs, reruns);
-    const char *status = lab_interrupted ? "interrupted" : failed ? "failed" : "ok";
+    if (stop == LAB_GO)
+        stop = lab_session_check(&session, stop_why, sizeof stop_why);
+    if (stop == LAB_STOP_STORE || stop == LAB_STOP_LIBVIRT)
+        lab_error("stopped after %zu of %zu cell(s): %s", done, ncells, stop_why);
+    const char *status = lab_interrupted ? "interrupted" : failed || stop ? "failed" : "ok";
     lab_store_run_end(st, run, status);
     printf("\n");
     lab_report_run(stdout, st, run);
@@ -460,7 +471,7 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr,
                 "lab: interrupted; the samples measured so far are stored (lab show %lld)\n",
                 (long long)run);
-    rc = lab_interrupted ? 130 : failed || written < 0 ? 1 : 0;
+    rc = lab_interrupted ? 130 : failed || stop || written < 0 ? 1 : 0;
 out_session:
     lab_session_close(&session);
 out_exp:

@@ -1,6 +1,7 @@
 /* lab runs, lab show: what the result store holds. */
 #include "commands.h"
 #include "json.h"
+#include "reconcile.h"
 #include "report.h"
 #include "store.h"
 #include "util.h"
@@ -25,6 +26,7 @@ static struct lab_store *open_store(void)
     struct lab_store *st = NULL;
     if (lab_store_open(lab_store_path(), &st) < 0)
         return NULL;
+    lab_reconcile(st); /* a killed lab's run shows as abandoned, not running */
     return st;
 }
 
@@ -42,15 +44,14 @@ int cmd_runs(int argc, char **argv)
 /* The run named by arg, or the newest; -1 with an error. */
 static int64_t pick_run(struct lab_store *st, const char *arg)
 {
-    char *end;
     if (!arg) {
         int64_t run = lab_store_last_run(st);
         if (run < 0)
             lab_error("the store %s holds no runs yet", lab_store_path());
         return run;
     }
-    int64_t run = strtoll(arg, &end, 10);
-    if (*end || run <= 0) {
+    int64_t run;
+    if (lab_parse_id(arg, &run) < 0) {
         lab_error("not a run number: '%s' (see `lab runs`)", arg);
         return -1;
     }

@@ -15,9 +15,16 @@ struct lab_session {
     char *log_dir;
 };
 
-/* 0, or -1 with the error printed and nothing left open. */
+/* 0, or -1 with the error printed and nothing left open (also when the
+ * store cannot record the run: no run is measured unstored). Runs of labs
+ * that were killed are reconciled first (host/reconcile.h). */
 int lab_session_open(struct lab_session *s, int argc, char **argv, const char *experiment,
                      const char *profile);
 void lab_session_close(struct lab_session *s);
+
+/* Whether the next cell may boot: LAB_GO, or why not in `why` (Ctrl-C, a
+ * store that can no longer be written, naming it, or a lost libvirt). */
+enum lab_session_stop { LAB_GO, LAB_STOP_INTERRUPTED, LAB_STOP_STORE, LAB_STOP_LIBVIRT };
+enum lab_session_stop lab_session_check(struct lab_session *s, char *why, size_t len);
 
 #endif

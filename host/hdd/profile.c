@@ -219,23 +219,19 @@ int hdd_profile_load(const char *path, struct hdd_params *p, char *err, size_t e
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
         return -1;
     }
-    size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
-    size_t n;
-    while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-        len += n;
-        if (cap - len < 2) {
-            char *nb = realloc(buf, cap *= 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-            }
-            buf = nb;
-        }
-    }
+    /* Bounded (a profile is a page of text), and whole: a NUL byte would
+     * hide the rest of the file from the parser. */
+    char *buf = malloc(HDD_PROFILE_MAX_BYTES + 2);
+    size_t len = buf ? fread(buf, 1, HDD_PROFILE_MAX_BYTES + 1, f) : 0;
+    int bad_read = ferror(f);
     fclose(f);
-    if (!buf) {
-        snprintf(err, errlen, "%s: out of memory", path);
+    if (!buf || bad_read || len > HDD_PROFILE_MAX_BYTES || memchr(buf, '\0', len)) {
+        snprintf(err, errlen, "%s: %s", path,
+                 !buf                          ? "out of memory"
+                 : bad_read                    ? "read error"
+                 : len > HDD_PROFILE_MAX_BYTES ? "larger than a profile can be (64 KiB)"
+                                               : "a NUL byte: not a text file");
+        free(buf);
         return -1;
     }
     buf[len] = 0;

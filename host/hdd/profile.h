@@ -12,7 +12,10 @@
  * with "NAME:LINE: reason" in err. */
 int hdd_profile_parse(const char *name, const char *text, struct hdd_params *p, char *err,
                       size_t errlen);
-/* Reads the file at path and parses it. */
+#define HDD_PROFILE_MAX_BYTES (64u << 10)
+
+/* Reads the file at path (at most HDD_PROFILE_MAX_BYTES, no NUL byte) and
+ * parses it. */
 int hdd_profile_load(const char *path, struct hdd_params *p, char *err, size_t errlen);
 /* One line of key figures for `lab profiles`; returns snprintf's result. */
 int hdd_profile_summary(const struct hdd_params *p, char *buf, size_t len);

@@ -1,4 +1,4 @@
-/* A freestanding i386 /init for booting era kernels by hand (2.4 and 2.6):
+/* A freestanding i386 (or x86_64, with -m64) /init for booting era kernels by hand (2.4 and 2.6):
  * prints the kernel's /proc/version, reads /dev/hda (the first IDE disk)
  * in 64 KiB blocks up to 16 MiB, prints the byte count and the disk's first
  * 16 bytes, checks /proc/profile when the kernel has it, and restarts (qemu -no-reboot exits).
@@ -6,6 +6,31 @@
  * ext2 initrd (2.4, may be mounted read-only) must carry them and /proc.
  * Build: gcc -m32 -static -nostdlib -ffreestanding -fno-pie -no-pie -O2
  *   -fno-stack-protector -Wl,-z,noseparate-code -o init era-init.c */
+#ifdef __x86_64__
+#define SYS_exit   60
+#define SYS_read   0
+#define SYS_write  1
+#define SYS_open   2
+#define SYS_close  3
+#define SYS_mknod  133
+#define SYS_mount  165
+#define SYS_mkdir  83
+#define SYS_sync   162
+#define SYS_reboot 169
+
+/* Every call passes five arguments (mount's flags and data must be 0). */
+static long sys(long n, long a, long b, long c)
+{
+    long ret;
+    register long r10 __asm__("r10") = 0;
+    register long r8 __asm__("r8") = 0;
+    __asm__ volatile("syscall"
+                     : "=a"(ret)
+                     : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8)
+                     : "rcx", "r11", "memory");
+    return ret;
+}
+#else
 #define SYS_exit   1
 #define SYS_read   3
 #define SYS_write  4
@@ -27,6 +52,7 @@ static long sys(long n, long a, long b, long c)
                      : "memory");
     return ret;
 }
+#endif
 
 static unsigned long len(const char *s)
 {

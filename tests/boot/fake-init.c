@@ -1,7 +1,8 @@
 /* A stand-in /init for the fault tests, built freestanding for x86_64.
  * HANG: never reports anything (the lab must give up at its deadline).
- * GARBAGE: writes one malformed record on the agent port (the lab must
- * refuse it with a clear message). Needs a kernel with virtio_console
+ * GARBAGE: writes one malformed record, with a terminal escape in it, on
+ * the agent port (the lab must refuse it with a clear message that quotes
+ * it escaped). Needs a kernel with virtio_console
  * built in (Debian 6.12). */
 #define SYS_write     1
 #define SYS_open      2
@@ -31,7 +32,8 @@ static void sleep_ms(long ms)
 __attribute__((force_align_arg_pointer)) void _start(void)
 {
 #ifdef GARBAGE
-    static const char line[] = "LAB1 0 hello v=1 this-is-not-a-key-value\n";
+    /* The escape would clear the user's terminal if echoed raw. */
+    static const char line[] = "LAB1 0 hello v=1 this-is-not-a-key-value\033[2J\n";
     sys(SYS_mkdir, (long)"/dev", 0755, 0, 0, 0);
     sys(SYS_mount, (long)"devtmpfs", (long)"/dev", (long)"devtmpfs", 0, 0);
     for (int tries = 0; tries < 200; tries++) {

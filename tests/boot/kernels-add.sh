@@ -43,6 +43,25 @@ check "a sata cell on a kernel without AHCI exits 2 (got $rc)" test $rc -eq 2
 check "the refusal names CONFIG_SATA_AHCI" grep -q 'CONFIG_SATA_AHCI' "$tmp/run"
 check "nothing booted" bash -c "! grep -q 'MB/s' '$tmp/run'"
 
+# A truncated image: refused on add, naming both sizes; and one cut short
+# after it was added is refused before it boots.
+size=$(stat -c %s "$src/boot/vmlinuz-$rel")
+head -c 5000000 "$src/boot/vmlinuz-$rel" >"$tmp/trunc"
+"$lab" kernels add "ci-trunc-$$" --image "$tmp/trunc" >"$tmp/add" 2>&1
+rc=$?
+cat "$tmp/add"
+check "a truncated bzImage is refused (got $rc)" test $rc -ne 0
+check "the refusal names the expected and the actual size" \
+    grep -q "truncated: the header says $size bytes .* the file has 5000000" "$tmp/add"
+check "it is not registered" bash -c "! '$lab' kernels list | grep -q '^ci-trunc-$$ '"
+"$lab" kernels remove "ci-trunc-$$" >/dev/null 2>&1 # (a lab that accepted it leaves nothing)
+truncate -s 5000000 "$dir/bzImage"
+"$lab" run --kernels "$name" --reps 1 --set file_size=16M >"$tmp/run" 2>&1
+rc=$?
+cat "$tmp/run"
+check "a kernel truncated after add fails before booting (got $rc)" test $rc -eq 1
+check "the cell names the truncated image" grep -q "truncated: the header says $size bytes" "$tmp/run"
+
 "$lab" kernels remove "$name"
 check "remove exits 0" test $? -eq 0
 check "removed from the list" bash -c "! '$lab' kernels list | grep -q '^$name '"

@@ -26,7 +26,11 @@ static size_t make_image(unsigned char *buf, size_t cap, unsigned proto, const c
     buf[0x20f] = 0x2e; /* 0x2e00 + 0x200 = 0x3000 */
     buf[0x236] = xlf & 0xff;
     strcpy((char *)buf + 0x3000, version);
-    return 0x3000 + strlen(version) + 1 + 64;
+    /* 0x18 setup sectors (0x3200 bytes with the boot sector) hold the
+     * string; 0x100 bytes of "kernel" follow. */
+    buf[0x1f1] = 0x18;
+    buf[0x1f4] = 0x100 / 16;
+    return 0x3300;
 }
 
 static void test_good_header(void **state)
@@ -122,7 +126,34 @@ static void test_truncated(void **state)
     assert_int_equal(lab_bzimage_parse(buf, len, &bz, err, sizeof err), -1);
 }
 
-/* Through a file, and a file that is not a bzImage. */
+/* The header's sizes against the file: setup_sects and syssize. */
+static void test_sizes(void **state)
+{
+    static unsigned char buf[0x4000];
+    struct lab_bzimage bz;
+    char err[256];
+    size_t len = make_image(buf, sizeof buf, 0x020f, "6.1.170 (u@h) #1", 1);
+    assert_int_equal(lab_bzimage_parse(buf, len, &bz, err, sizeof err), 0);
+    assert_int_equal(bz.setup_sects, 0x18);
+    assert_int_equal(bz.image_size, 0x3300);
+    assert_int_equal(lab_bzimage_check_size(&bz, 0x3300, err, sizeof err), 0);
+    /* syssize rounds the kernel up to 16 bytes: old build tools did not pad. */
+    assert_int_equal(lab_bzimage_check_size(&bz, 0x3300 - 15, err, sizeof err), 0);
+    assert_int_equal(lab_bzimage_check_size(&bz, 0x3300 - 16, err, sizeof err), -1);
+    assert_int_equal(lab_bzimage_check_size(&bz, 0x3000, err, sizeof err), -1);
+    assert_non_null(strstr(err, "13056 bytes"));    /* expected */
+    assert_non_null(strstr(err, "file has 12288")); /* actual */
+    /* The string outside the setup code, and no kernel at all. */
+    buf[0x1f1] = 2;
+    assert_int_equal(lab_bzimage_parse(buf, len, &bz, err, sizeof err), -1);
+    assert_non_null(strstr(err, "past the setup code"));
+    buf[0x1f1] = 0x18;
+    memset(buf + 0x1f4, 0, 4);
+    assert_int_equal(lab_bzimage_parse(buf, len, &bz, err, sizeof err), -1);
+    assert_non_null(strstr(err, "syssize is 0"));
+}
+
+/* Through a file, a truncated file, and a file that is not a bzImage. */
 static void test_read_file(void **state)
 {
     static unsigned char buf[0x4000];
@@ -135,6 +166,10 @@ static void test_read_file(void **state)
     struct lab_bzimage bz;
     assert_int_equal(lab_bzimage_read(path, &bz), 0);
     assert_string_equal(bz.version, "5.10.0");
+    assert_int_equal(truncate(path, (off_t)len - 32), 0);
+    char err[256];
+    assert_int_equal(lab_bzimage_check_file(path, &bz, err, sizeof err), -1);
+    assert_non_null(strstr(err, "truncated: the header says 13056 bytes"));
     FILE *f = fopen(path, "w");
     fputs("#!/bin/sh\necho not a kernel\n", f);
     fclose(f);
@@ -149,7 +184,7 @@ int main(void)
         cmocka_unit_test(test_good_header),  cmocka_unit_test(test_debian_banner),
         cmocka_unit_test(test_arch),         cmocka_unit_test(test_bad_magic),
         cmocka_unit_test(test_old_protocol), cmocka_unit_test(test_truncated),
-        cmocka_unit_test(test_read_file),
+        cmocka_unit_test(test_sizes),        cmocka_unit_test(test_read_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

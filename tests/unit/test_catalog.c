@@ -137,13 +137,15 @@ static void test_known_names(void **state)
 /* A synthetic bzImage: "HdrS", protocol 2.15, 64-bit, version string. */
 static void write_image(const char *path, const char *version)
 {
-    static unsigned char buf[0x3100];
+    static unsigned char buf[0x3300];
     memset(buf, 0, sizeof buf);
     memcpy(buf + 0x202, "HdrS", 4);
     buf[0x206] = 0x0f;
     buf[0x207] = 0x02;
     buf[0x20f] = 0x2e; /* string at 0x3000 */
     buf[0x236] = 0x7f;
+    buf[0x1f1] = 0x18;       /* 25 sectors with the boot sector: 0x3200 bytes */
+    buf[0x1f4] = 0x100 / 16; /* then 0x100 bytes of "kernel" */
     strcpy((char *)buf + 0x3000, version);
     FILE *f = fopen(path, "wb");
     assert_non_null(f);

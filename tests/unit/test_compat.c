@@ -59,8 +59,11 @@ static void test_coverage(void **state)
     const char *no[] = {"2.2.26", "2.5.75", "2.6.13-rc1", "2.6.13", "2.6.36", "3.0", "6.1"};
     for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
         assert_null(lab_compat_covers(kv(no[i]), I));
-    /* x86_64 is not covered (not verified here) */
-    assert_null(lab_compat_covers(kv("2.6.9"), X));
+    /* x86_64: 2.6 only (2.4 x86_64 is not covered) */
+    assert_non_null(lab_compat_covers(kv("2.6.12-rc2"), X));
+    assert_non_null(lab_compat_covers(kv("2.6.0"), X));
+    assert_null(lab_compat_covers(kv("2.4.22"), X));
+    assert_null(lab_compat_covers(kv("2.6.13"), X));
     assert_int_equal(lab_compat_arch("i686"), I);
     assert_int_equal(lab_compat_arch("i386"), I);
     assert_int_equal(lab_compat_arch("x86_64"), X);
@@ -74,6 +77,10 @@ static void test_which_fixups(void **state)
     assert_true(applies("segreg-asm", "2.6.12-rc2", I));
     assert_false(applies("segreg-asm", "2.6.13", I));
     assert_false(applies("segreg-asm", "2.6.9", LAB_COMPAT_X86_64));
+    assert_true(applies("segreg-asm-64", "2.6.9", LAB_COMPAT_X86_64));
+    assert_true(applies("rmw-asm-64", "2.6.12-rc2", LAB_COMPAT_X86_64));
+    assert_false(applies("rmw-asm-64", "2.6.12-rc2", I));
+    assert_true(applies("gas-macro-redefined", "2.6.9", LAB_COMPAT_X86_64));
     assert_true(applies("rmw-asm", "2.6.0", I));
     /* 2.4-only rows */
     assert_true(applies("initcall-used", "2.4.20", I));
@@ -305,6 +312,22 @@ static void test_regex_rows(void **state)
     assert_non_null(strstr(out, "\nobj-$(CONFIG_DVB_B2C2_USB) += b2c2-usb.o"));
     free(out);
 
+    out = run("gas-macro-redefined",
+              "\t.macro FAKE_STACK_FRAME child_rip\n\t.endm\n\t.macro UNFAKE_STACK_FRAME\n"
+              "\tFAKE_STACK_FRAME $child_rip\n\tUNFAKE_STACK_FRAME\n\tcall FAKE_STACK_FRAMEX\n",
+              &n);
+    assert_int_equal(n, 4);
+    assert_string_equal(out,
+                        "\t.macro FAKE_STACK_FRAME_ENTRY child_rip\n\t.endm\n"
+                        "\t.macro UNFAKE_STACK_FRAME_ENTRY\n\tFAKE_STACK_FRAME_ENTRY $child_rip\n"
+                        "\tUNFAKE_STACK_FRAME_ENTRY\n\tcall FAKE_STACK_FRAMEX\n");
+    free(out);
+    out = run("boot-build-includes", "targets\t\t:= vmlinux.bin\nhostprogs-y\t:= tools/build\n\n",
+              &n);
+    assert_non_null(
+        strstr(out, "hostprogs-y\t:= tools/build\nHOSTCFLAGS_build.o := $(LINUXINCLUDE)"));
+    free(out);
+
     out = run("abs-builtin", "extern int abs(int);\n", &n);
     assert_int_equal(n, 0); /* the row anchors on a line start after a newline */
     free(out);
@@ -447,8 +470,10 @@ static void test_toolchain_decision(void **state)
      * or compilers */
     assert_int_equal(lab_toolchain_decide(kv("2.6.20"), "i686", &g12, 0, msg, sizeof msg), 0);
     assert_non_null(strstr(msg, "linux 2.6.20 needs gcc 3.2..4.4"));
-    assert_int_equal(lab_toolchain_decide(kv("2.6.9"), "x86_64", &g12, 0, msg, sizeof msg), 0);
-    assert_non_null(strstr(msg, "--cc gcc-4.4"));
+    assert_int_equal(lab_toolchain_decide(kv("2.6.12-rc2"), "x86_64", &g12, 0, msg, sizeof msg), 2);
+    assert_int_equal(lab_toolchain_decide(kv("2.4.22"), "x86_64", &g12, 0, msg, sizeof msg), 0);
+    assert_non_null(strstr(msg, "linux 2.4.22 needs gcc 2.95..3.4"));
+    assert_non_null(strstr(msg, "--cc gcc-3.4"));
     assert_int_equal(lab_toolchain_decide(kv("2.6.9"), "i686", &g13, 0, msg, sizeof msg), 0);
     assert_int_equal(lab_toolchain_decide(kv("2.4.22"), "i686", &cl, 0, msg, sizeof msg), 0);
     assert_non_null(strstr(msg, "clang"));

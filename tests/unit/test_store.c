@@ -9,6 +9,9 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+
+#include <signal.h>
+#include <sys/resource.h>
 #include <sqlite3.h>
 
 #include "store.h"
@@ -239,12 +242,12 @@ static void test_round_trip(void **state)
     assert_int_equal(cs.n, 1);
     assert_string_equal(cs.status[0], "running");
     memset(&cs, 0, sizeof cs);
-    assert_int_equal(lab_store_foreach_cell(st, -1, collect_cell, &cs), 0);
+    assert_int_equal(lab_store_foreach_cell(st, LAB_STORE_ALL_RUNS, collect_cell, &cs), 0);
     assert_int_equal(cs.n, 3);
     assert_int_equal(cs.id[2], c3);
 
     int calls = 0;
-    assert_int_equal(lab_store_foreach_cell(st, -1, stop_at_first, &calls), 7);
+    assert_int_equal(lab_store_foreach_cell(st, LAB_STORE_ALL_RUNS, stop_at_first, &calls), 7);
     assert_int_equal(calls, 1);
 
     struct samples ss = {0};
@@ -352,12 +355,82 @@ static void test_schema_version(void **state)
     lab_store_close(NULL);
 }
 
+/* A store that fills up mid-run (RLIMIT_FSIZE stands in for a full disk):
+ * the first failed write is kept and named, later writes fail quietly, and
+ * what was committed before is intact. */
+static void test_full_store(void **state)
+{
+    struct lab_store *st;
+    struct rlimit old, lim;
+    assert_int_equal(lab_store_open(path, &st), 0);
+    int64_t run = lab_store_run_begin(st, "lab run", "seqread", "fast");
+    int64_t cell = lab_store_cell_begin(st, run, "k", "seqread", NULL);
+    assert_true(cell > 0);
+    assert_null(lab_store_failure(st));
+
+    signal(SIGXFSZ, SIG_IGN); /* a write past the limit then fails with EFBIG */
+    getrlimit(RLIMIT_FSIZE, &old);
+    lim = old;
+    lim.rlim_cur = 256 << 10;
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    char big[2048];
+    memset(big, 'x', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    int failed_at = -1;
+    for (int i = 0; i < 2000 && failed_at < 0; i++)
+        if (lab_store_add_record(st, cell, i, big) < 0)
+            failed_at = i;
+    assert_true(failed_at > 0);
+    const char *why = lab_store_failure(st);
+    assert_non_null(why);
+    assert_non_null(strstr(why, path));
+    assert_int_equal(lab_store_add_record(st, cell, 1, "later"), -1);
+    assert_int_equal(lab_store_cell_end(st, cell, "ok", NULL), -1);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+    lab_store_close(st);
+
+    assert_int_equal(count_rows("runs"), 1);
+    assert_int_equal(count_rows("records"), failed_at);
+    sqlite3 *db;
+    sqlite3_stmt *s;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &s, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+    assert_string_equal((const char *)sqlite3_column_text(s, 0), "ok");
+    sqlite3_finalize(s);
+    sqlite3_close(db);
+}
+
+/* A run id that was never stored (-1 from a failed lab_store_run_begin)
+ * lists nothing and is an error, never every run's cells. */
+static int count_cb(const struct lab_cell_info *c, void *p)
+{
+    (*(int *)p)++;
+    return 0;
+}
+
+static void test_no_run_minus_one(void **state)
+{
+    struct lab_store *st;
+    int n = 0;
+    assert_int_equal(lab_store_open(path, &st), 0);
+    int64_t run = lab_store_run_begin(st, "lab run", "seqread", "fast");
+    lab_store_cell_begin(st, run, "k", "seqread", NULL);
+    assert_int_equal(lab_store_foreach_cell(st, -1, count_cb, &n), -1);
+    assert_int_equal(n, 0);
+    assert_int_equal(lab_store_foreach_cell(st, LAB_STORE_ALL_RUNS, count_cb, &n), 0);
+    assert_int_equal(n, 1);
+    lab_store_close(st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_uncommitted_writer_visible, setup, teardown),
         cmocka_unit_test_setup_teardown(test_schema_version, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_full_store, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_no_run_minus_one, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
