@@ -91,7 +91,7 @@ run: deps
 	@$(MAKE) --no-print-directory run-installed
 
 run-installed: all
-	$(BUILD)/lab run --kernels 6.1.0-47,6.12.113 --experiment seqread
+	$(BUILD)/lab run --kernels 6.1.0-47,6.12.113 --experiment seqread --profile pata-2003
 
 bench: deps
 	@$(MAKE) --no-print-directory bench-installed

@@ -1,5 +1,6 @@
 /* Statistical performance bisection; see bisect.h. */
 #include "bisect.h"
+#include "bootstats.h"
 
 #include "store.h"
 #include "util.h"
@@ -100,8 +101,32 @@ static int sign(double x)
     return x > 0 ? 1 : x < 0 ? -1 : 0;
 }
 
+/* b against a, with the boot as the unit when both sides know their boots
+ * (host/bootstats.h); welch_p then holds the method's p, which is what the
+ * decisions below test. */
+static void compare_boots(const double *a, const unsigned *ba, size_t na, const double *b,
+                          const unsigned *bb, size_t nb, struct lab_comparison *out)
+{
+    struct lab_boot_cmp bc;
+    if (ba && bb && lab_boot_compare(a, ba, na, b, bb, nb, &bc) == 0) {
+        *out = bc.c;
+        out->welch_p = bc.p;
+        return;
+    }
+    lab_compare(a, na, b, nb, out);
+}
+
 int lab_bisect_check_endpoints(const double *good, size_t ng, const double *bad, size_t nb,
                                double threshold_pct, double alpha, struct lab_bisect_endpoints *out)
+{
+    return lab_bisect_check_endpoints_boots(good, NULL, ng, bad, NULL, nb, threshold_pct, alpha,
+                                            out);
+}
+
+int lab_bisect_check_endpoints_boots(const double *good, const unsigned *gboot, size_t ng,
+                                     const double *bad, const unsigned *bboot, size_t nb,
+                                     double threshold_pct, double alpha,
+                                     struct lab_bisect_endpoints *out)
 {
     memset(out, 0, sizeof *out);
     if (ng < 2 || nb < 2) {
@@ -109,7 +134,7 @@ int lab_bisect_check_endpoints(const double *good, size_t ng, const double *bad,
                  "too few samples to compare good and bad (n=%zu and %zu, need 2 each)", ng, nb);
         return 0;
     }
-    lab_compare(good, ng, bad, nb, &out->cmp);
+    compare_boots(good, gboot, ng, bad, bboot, nb, &out->cmp);
     out->direction = sign(mean_of(bad, nb) - mean_of(good, ng));
     const struct lab_comparison *c = &out->cmp;
     int significant = c->welch_p < alpha;
@@ -135,6 +160,17 @@ enum lab_bisect_verdict lab_bisect_decide(const double *good, size_t ng, const d
                                           double threshold_pct, double alpha,
                                           struct lab_bisect_decision *out)
 {
+    return lab_bisect_decide_boots(good, NULL, ng, bad, NULL, nb, step, NULL, ns, threshold_pct,
+                                   alpha, out);
+}
+
+enum lab_bisect_verdict lab_bisect_decide_boots(const double *good, const unsigned *gboot,
+                                                size_t ng, const double *bad,
+                                                const unsigned *bboot, size_t nb,
+                                                const double *step, const unsigned *sboot,
+                                                size_t ns, double threshold_pct, double alpha,
+                                                struct lab_bisect_decision *out)
+{
     memset(out, 0, sizeof *out);
     out->verdict = LAB_BISECT_INCONCLUSIVE;
     if (ns < 2 || ng < 2 || nb < 2) {
@@ -143,40 +179,54 @@ enum lab_bisect_verdict lab_bisect_decide(const double *good, size_t ng, const d
         return out->verdict;
     }
     out->have_cmp = 1;
-    lab_compare(good, ng, step, ns, &out->vs_good);
-    lab_compare(bad, nb, step, ns, &out->vs_bad);
+    compare_boots(good, gboot, ng, step, sboot, ns, &out->vs_good);
+    compare_boots(bad, bboot, nb, step, sboot, ns, &out->vs_bad);
     double mg = mean_of(good, ng), mb = mean_of(bad, nb), ms = mean_of(step, ns);
     int dir = sign(mb - mg); /* the bad direction */
-    /* A difference counts when it is significant and not negligible: at
-     * least threshold_pct of the good mean (the endpoints differ by more). */
+    /* Distances in percent of the good mean (the threshold's scale). */
     double scale = fabs(mg) > 0 ? fabs(mg) : 1;
-    int diff_good = out->vs_good.welch_p < alpha && fabs(ms - mg) / scale * 100 >= threshold_pct;
-    int diff_bad = out->vs_bad.welch_p < alpha && fabs(ms - mb) / scale * 100 >= threshold_pct;
-    int towards_bad = dir != 0 && sign(ms - mg) == dir;
-    int towards_good = dir != 0 && sign(ms - mb) == -dir;
-    if (diff_good && towards_bad && !diff_bad) {
-        out->verdict = LAB_BISECT_BAD;
-        snprintf(out->reason, sizeof out->reason, "differs from good (p=%.2g), like bad (p=%.2g)",
-                 out->vs_good.welch_p, out->vs_bad.welch_p);
-    } else if (diff_bad && towards_good && !diff_good) {
+    double to_good = (ms - mg) / scale * 100, to_bad = (ms - mb) / scale * 100;
+    int sig_good = out->vs_good.welch_p < alpha, sig_bad = out->vs_bad.welch_p < alpha;
+    /* Far from the other endpoint, on this endpoint's side of it. */
+    int far_from_bad = dir != 0 && sig_bad && sign(to_bad) == -dir && fabs(to_bad) >= threshold_pct;
+    int far_from_good = dir != 0 && sig_good && sign(to_good) == dir && fabs(to_good) >= threshold_pct;
+    int near_good = fabs(to_good) < threshold_pct, near_bad = fabs(to_bad) < threshold_pct;
+    /* Past an endpoint, away from the other one. */
+    int beyond_good = dir != 0 && sign(to_good) == -dir;
+    int beyond_bad = dir != 0 && sign(to_bad) == dir;
+    if (far_from_bad && near_good) {
         out->verdict = LAB_BISECT_GOOD;
-        snprintf(out->reason, sizeof out->reason, "differs from bad (p=%.2g), like good (p=%.2g)",
-                 out->vs_bad.welch_p, out->vs_good.welch_p);
-    } else if (diff_good && diff_bad) {
         snprintf(out->reason, sizeof out->reason,
-                 "differs from both good (p=%.2g) and bad (p=%.2g)%s", out->vs_good.welch_p,
-                 out->vs_bad.welch_p,
-                 (towards_bad && towards_good) ? ": between them" : ": beyond an endpoint");
-    } else if (!diff_good && !diff_bad) {
-        snprintf(
-            out->reason, sizeof out->reason,
-            "like both good (p=%.2g) and bad (p=%.2g): samples overlap or differences are below "
-            "the threshold",
-            out->vs_good.welch_p, out->vs_bad.welch_p);
+                 "differs from bad (%+.1f%%, p=%.2g), like good (%+.1f%%, p=%.2g)", to_bad,
+                 out->vs_bad.welch_p, to_good, out->vs_good.welch_p);
+    } else if (far_from_good && near_bad) {
+        out->verdict = LAB_BISECT_BAD;
+        snprintf(out->reason, sizeof out->reason,
+                 "differs from good (%+.1f%%, p=%.2g), like bad (%+.1f%%, p=%.2g)", to_good,
+                 out->vs_good.welch_p, to_bad, out->vs_bad.welch_p);
+    } else if (far_from_bad && beyond_good && sig_good) {
+        /* Past good by at least the threshold: on good's side of the
+         * regression, and a change of its own worth reporting. */
+        out->verdict = LAB_BISECT_GOOD;
+        out->finding = 1;
+        snprintf(out->reason, sizeof out->reason,
+                 "new finding: %+.1f%% beyond good (p=%.2g), so on good's side of bad (p=%.2g)",
+                 to_good, out->vs_good.welch_p, out->vs_bad.welch_p);
+    } else if (far_from_good && beyond_bad && sig_bad) {
+        out->verdict = LAB_BISECT_BAD;
+        out->finding = 1;
+        snprintf(out->reason, sizeof out->reason,
+                 "new finding: %+.1f%% beyond bad (p=%.2g), so on bad's side of good (p=%.2g)",
+                 to_bad, out->vs_bad.welch_p, out->vs_good.welch_p);
+    } else if (far_from_bad && far_from_good) {
+        snprintf(out->reason, sizeof out->reason,
+                 "between good (%+.1f%%, p=%.2g) and bad (%+.1f%%, p=%.2g): a partial change",
+                 to_good, out->vs_good.welch_p, to_bad, out->vs_bad.welch_p);
     } else {
         snprintf(out->reason, sizeof out->reason,
-                 "differs from one endpoint in the wrong direction (p good=%.2g, bad=%.2g)",
-                 out->vs_good.welch_p, out->vs_bad.welch_p);
+                 "near neither endpoint yet (good %+.1f%% p=%.2g, bad %+.1f%% p=%.2g): samples "
+                 "overlap or differences are below the threshold",
+                 to_good, out->vs_good.welch_p, to_bad, out->vs_bad.welch_p);
     }
     return out->verdict;
 }

@@ -7,18 +7,19 @@
  *   endpoints: they differ iff n_good, n_bad >= 2, p(good, bad) < alpha and
  *     |mean_bad - mean_good| / mean_good >= threshold; the "bad direction"
  *     is the sign of mean_bad - mean_good (whatever the metric's better side).
- *   step (n >= 2, compared with both endpoints' samples): the step
- *     "differs" from an endpoint E iff p(E, step) < alpha AND
- *     |mean_step - mean_E| >= threshold% of mean_good (a significant but
- *     negligible difference, which a low-noise profile finds at n=20 between
- *     commits that changed nothing, does not count);
- *     bad  iff it differs from good, step - good in the bad direction, and
- *              does not differ from bad;
- *     good iff it differs from bad, step - bad in the good direction, and
- *              does not differ from good;
- *     otherwise inconclusive (like both endpoints, like neither, beyond one
- *     of them, or fewer than 2 samples): more repetitions, up to a cap, then
- *     skip. A step is never decided from one run. */
+ *   step (n >= 2, compared with both endpoints' samples; distances in
+ *     percent of the good mean):
+ *     good iff it differs from bad (p < alpha) by at least the threshold
+ *              towards good, and lies within the threshold of good on
+ *              either side of it (a step a few percent past good is good);
+ *     bad  the same with the roles swapped;
+ *     a new finding (verdict good, or bad, with finding = 1) iff it lies
+ *              past that endpoint, away from the other one, by at least the
+ *              threshold (p < alpha against both): decided, and reported;
+ *     otherwise inconclusive (between the endpoints by more than the
+ *     threshold from each, samples that overlap, or fewer than 2 samples):
+ *     more repetitions, up to a cap, then skip. A step is never decided
+ *     from one run. */
 #ifndef LAB_BISECT_H
 #define LAB_BISECT_H
 
@@ -69,6 +70,7 @@ struct lab_bisect_decision {
     int have_cmp;                    /* 0 when the step has fewer than 2 samples */
     struct lab_comparison vs_good;   /* b = step vs a = good */
     struct lab_comparison vs_bad;    /* b = step vs a = bad */
+    int finding;                     /* 1: past the endpoint of its verdict by >= threshold */
     char reason[160];
 };
 /* The verdict of a step from its samples and both endpoints' samples;
@@ -77,6 +79,21 @@ enum lab_bisect_verdict lab_bisect_decide(const double *good, size_t ng, const d
                                           size_t nb, const double *step, size_t ns,
                                           double threshold_pct, double alpha,
                                           struct lab_bisect_decision *out);
+
+/* The same with each sample's boot (boot arrays parallel to the samples):
+ * comparisons take the boot as their unit as in host/bootstats.h (Welch on
+ * per-boot means with 3+ boots a side, a two-level bootstrap with 2, runs
+ * as units with 1), and p below is that method's. NULL boots: runs. */
+int lab_bisect_check_endpoints_boots(const double *good, const unsigned *gboot, size_t ng,
+                                     const double *bad, const unsigned *bboot, size_t nb,
+                                     double threshold_pct, double alpha,
+                                     struct lab_bisect_endpoints *out);
+enum lab_bisect_verdict lab_bisect_decide_boots(const double *good, const unsigned *gboot,
+                                                size_t ng, const double *bad,
+                                                const unsigned *bboot, size_t nb,
+                                                const double *step, const unsigned *sboot,
+                                                size_t ns, double threshold_pct, double alpha,
+                                                struct lab_bisect_decision *out);
 
 /* After an inconclusive decision with n samples: how many runs to add
  * (double the total, at most max_reps in all); 0 means give up (skip). */

@@ -19,6 +19,8 @@
 #include "protocol.h"
 #include "util.h"
 #include "vm.h"
+#include "rt.h"
+#include "contention.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -55,6 +57,10 @@ struct cell_run {
     struct lab_linebuf lines;
     struct lab_seqcheck seq;
     int bye;
+    int rt_by_lab; /* real-time QEMU set by lab_rt_qemu, not by <cputune> */
+    char *stats;   /* the hdd filter's overrun counters, or NULL */
+    struct lab_contention cont;
+    struct lab_contention_snap snap_begin[MAX_REPS];
 };
 
 const char *lab_cell_status_name(enum lab_cell_status s)
@@ -213,6 +219,15 @@ static void store_sample(struct cell_run *c, const struct lab_record *rec, int64
                      rec->kv[i].value);
         }
     }
+    /* What the guest did not get during the run, measured here. */
+    if (rep < MAX_REPS) {
+        struct lab_contention_snap end;
+        lab_contention_snap(&c->cont, &end);
+        int flag =
+            lab_contention_extra(&c->snap_begin[rep], &end, s.real_ns, extra, sizeof extra);
+        /* Warm-ups are left out anyway: only counted runs are rerun. */
+        c->res->flagged += flag && rep >= c->spec->exp->warmup;
+    }
     s.extra = extra;
     if (c->env->store)
         lab_store_add_sample(c->env->store, &s);
@@ -271,8 +286,10 @@ static int handle_record(struct cell_run *c, const char *line, size_t len, int64
     case LAB_REC_BEGIN: {
         uint64_t rep = 0;
         lab_record_get_u64(&rec, "rep", &rep);
-        if (rep < MAX_REPS)
+        if (rep < MAX_REPS) {
             c->begin_host_ns[rep] = now;
+            lab_contention_snap(&c->cont, &c->snap_begin[rep]);
+        }
         break;
     }
     case LAB_REC_END:
@@ -525,7 +542,8 @@ static int start_disk(struct cell_run *c, int i, const char *image)
                                   .socket = c->disk2_socket,
                                   .log = log,
                                   .filter = model ? lab_hdd_filter_path() : NULL,
-                                  .profile = model ? p->path : NULL};
+                                  .profile = model ? p->path : NULL,
+                                  .rt_priority = c->spec->rt_priority ? LAB_RT_NBD_PRIO : 0};
         int rc = lab_nbd_start(&ns, &c->nbd2);
         free(log);
         return rc < 0 ? fail(c, LAB_CELL_FAILED, "cannot serve the second disk (nbdkit)") : 0;
@@ -542,6 +560,8 @@ static int start_disk(struct cell_run *c, int i, const char *image)
         .filter = model ? lab_hdd_filter_path() : NULL,
         .profile = model ? p->path : NULL,
         .trace = c->trace,
+        .stats = model ? (c->stats = lab_asprintf("%s/disk0.stats", c->dir)) : NULL,
+        .rt_priority = c->spec->rt_priority ? LAB_RT_NBD_PRIO : 0,
     };
     int rc = lab_nbd_start(&ns, &c->nbd);
     free(log);
@@ -661,6 +681,9 @@ static int prepare(struct cell_run *c, char **xml)
     struct lab_domain_spec ds;
     cmdline = lab_cell_domain(&c->era, c->bus, c->channel, profile, spec->exp, spec->virt_type,
                               &paths, &ds);
+    char why[200];
+    c->rt_by_lab = spec->rt_priority && !lab_rt_cputune_usable(why, sizeof why);
+    ds.rt_priority = c->rt_by_lab ? 0 : (unsigned)spec->rt_priority;
     *xml = lab_domain_xml(&ds);
     rc = *xml ? 0 : fail(c, LAB_CELL_FAILED, "cannot generate the domain XML");
 out:
@@ -700,6 +723,13 @@ int lab_cell_run(const struct lab_cell_env *env, const struct lab_cell_spec *spe
         char warmup[16];
         snprintf(warmup, sizeof warmup, "%u", spec->exp->warmup);
         lab_store_cell_set(env->store, c->cell_id, "warmup", warmup);
+        if (spec->rt_note)
+            lab_store_cell_set(env->store, c->cell_id, "rt", spec->rt_note);
+        if (spec->boot) {
+            char boot[16];
+            snprintf(boot, sizeof boot, "%u", spec->boot);
+            lab_store_cell_set(env->store, c->cell_id, "boot", boot);
+        }
     }
 
     if (env->store && lab_store_failure(env->store)) { /* no boot whose results are lost */
@@ -723,8 +753,32 @@ int lab_cell_run(const struct lab_cell_env *env, const struct lab_cell_spec *spe
         fail(c, LAB_CELL_FAILED, "libvirt could not start the guest: %s", lab_vm_last_error());
         goto teardown;
     }
-    if (connect_agent(c, dom) == 0)
+    char *dom_name = lab_vm_domain_name(spec->index, spec->kernel->name);
+    if (c->rt_by_lab) {
+        char why[200] = "";
+        if (lab_rt_qemu(dom_name, spec->rt_priority, why, sizeof why) < 0)
+            lab_warn("%s: QEMU runs without SCHED_FIFO: %s", spec->kernel->name, why);
+    }
+    if (lab_contention_attach(&c->cont, dom_name, c->stats) < 0)
+        lab_warn("%s: no vCPU thread of QEMU found: runs will have no vCPU wait on record",
+                 spec->kernel->name);
+    free(dom_name);
+    if (connect_agent(c, dom) == 0) {
+        /* The reader stamps the host's clock on each record: it runs just
+         * above normal threads while it pumps (host/rt.h). */
+        struct lab_rt_saved rt = {0};
+        if (spec->rt_priority)
+            lab_rt_enter(LAB_RT_READER_PRIO, &rt);
+        int64_t wait0 = lab_rt_thread_wait_ns();
         pump(c, dom);
+        int64_t wait1 = lab_rt_thread_wait_ns();
+        lab_rt_leave(&rt);
+        if (env->store && wait0 >= 0 && wait1 >= wait0) {
+            char ns[32];
+            snprintf(ns, sizeof ns, "%lld", (long long)(wait1 - wait0));
+            lab_store_cell_set(env->store, c->cell_id, "reader_wait_ns", ns);
+        }
+    }
     if (c->bye && res->status == LAB_CELL_OK && !spec->hello_only)
         wait_poweroff(dom);
     else if (!c->bye && res->status == LAB_CELL_OK)
@@ -756,6 +810,7 @@ teardown:
     free(c->disk_socket);
     free(c->disk2_socket);
     free(c->trace);
+    free(c->stats);
     int rc = res->status == LAB_CELL_OK ? 0 : -1;
     free(c);
     return rc;

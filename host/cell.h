@@ -26,6 +26,9 @@ struct lab_cell_spec {
     unsigned timeout_s;                /* whole cell; 0 = derived from the work */
     int hello_only;                    /* stop at the agent's hello (probes, boot benchmarks) */
     int smoke_test; /* the IO smoke test itself: runs a build that has not passed it yet */
+    int rt_priority;     /* SCHED_FIFO for QEMU (nbdkit one above, host/rt.h); 0 = none */
+    unsigned boot;       /* which boot of its kernel and variant (1..); 0: not stored */
+    const char *rt_note; /* stored as the cell's "rt" fact (lab_rt_plan's note), or NULL */
 };
 
 struct lab_cell_result {
@@ -34,6 +37,7 @@ struct lab_cell_result {
     int64_t hello_ns; /* domain start to the agent's hello (boot-to-agent) */
     int64_t total_ns;
     unsigned samples;
+    unsigned flagged; /* samples over a contention threshold (host/contention.h) */
 };
 
 struct lab_cell_env {

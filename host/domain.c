@@ -130,6 +130,28 @@ fail:
     return -1;
 }
 
+/* Real-time vCPU and emulator threads (host/rt.h). The domain has no
+ * <iothreads>, so there is no iothreadsched to set. */
+static int write_cputune(xmlTextWriterPtr w, const struct lab_domain_spec *s)
+{
+    char prio[16], vcpus[32];
+    if (!s->rt_priority)
+        return 0;
+    snprintf(prio, sizeof prio, "%u", s->rt_priority);
+    if (s->vcpus > 1)
+        snprintf(vcpus, sizeof vcpus, "0-%u", s->vcpus - 1);
+    else
+        snprintf(vcpus, sizeof vcpus, "0");
+    W(xmlTextWriterStartElement(w, X("cputune")));
+    W(empty_elem(w, "vcpusched",
+                 (const char *[]){"vcpus", vcpus, "scheduler", "fifo", "priority", prio, NULL}));
+    W(empty_elem(w, "emulatorsched", (const char *[]){"scheduler", "fifo", "priority", prio, NULL}));
+    W(xmlTextWriterEndElement(w));
+    return 0;
+fail:
+    return -1;
+}
+
 char *lab_domain_xml(const struct lab_domain_spec *s)
 {
     xmlBufferPtr buf = xmlBufferCreate();
@@ -152,6 +174,7 @@ char *lab_domain_xml(const struct lab_domain_spec *s)
     W(xmlTextWriterEndElement(w));
     snprintf(num, sizeof num, "%u", s->vcpus);
     W(elem_text(w, "vcpu", num));
+    W(write_cputune(w, s));
 
     W(xmlTextWriterStartElement(w, X("os")));
     W(xmlTextWriterStartElement(w, X("type")));

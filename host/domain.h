@@ -38,6 +38,8 @@ struct lab_domain_spec {
     struct lab_domain_disk disks[LAB_DOMAIN_MAX_DISKS];
     size_t ndisks;
     const char *scsi_model; /* controller for bus "scsi": "lsilogic" or "virtio-scsi" */
+    unsigned rt_priority;   /* SCHED_FIFO priority of the vCPU and emulator threads
+                               (<cputune>); 0 = the host's normal policy */
 };
 
 /* Returns the domain XML (malloc'd) or NULL with an error printed. */

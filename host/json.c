@@ -198,6 +198,25 @@ static struct json_object *rows_array(const struct lab_model *m)
         struct json_object *o = json_object_new_object();
         put(o, "label", str(r->label));
         put(o, "cell", json_object_new_int64(r->cell));
+        struct json_object *cells = json_object_new_array();
+        for (size_t k = 0; k < r->ncells; k++)
+            json_object_array_add(cells, json_object_new_int64(r->cells[k]));
+        put(o, "cells", cells);
+        put(o, "boots", json_object_new_int64(r->nboots));
+        put(o, "flagged", json_object_new_int64(r->flagged));
+        put(o, "contended", json_object_new_boolean(r->contended));
+        struct lab_boot_var bv;
+        if (lab_model_boot_variation(r, m->shape->compare, &bv) == 0) {
+            struct json_object *b = json_object_new_object(), *means = json_object_new_array();
+            for (unsigned k = 0; k < bv.nboots; k++)
+                json_object_array_add(means, num(bv.mean[k]));
+            put(b, "figure", str(lab_fig_name(m->shape->compare)));
+            put(b, "boot_means", means);
+            put(b, "mean_of_boots", num(bv.grand_mean));
+            put(b, "within_boot_sd", isnan(bv.within_sd) ? NULL : num(bv.within_sd));
+            put(b, "between_boot_sd", isnan(bv.between_sd) ? NULL : num(bv.between_sd));
+            put(o, "boot_variation", b);
+        }
         put(o, "kernel", str(r->kernel));
         put(o, "readahead", r->ra >= 0 ? json_object_new_int64(r->ra) : NULL);
         put(o, "load", str(r->load[0] ? r->load : NULL));
@@ -220,6 +239,10 @@ static struct json_object *cmp_object(const struct lab_model *m, const struct la
     put(o, "figure", str(lab_fig_name(m->shape->compare)));
     put(o, "verdict", str(lab_verdict_name(mc->verdict)));
     put(o, "significant", json_object_new_boolean(ok && c->significant));
+    put(o, "method", ok ? str(lab_boot_method_name(mc->method)) : NULL);
+    put(o, "boots", ok ? json_object_new_int64(mc->boots_b) : NULL);
+    put(o, "base_boots", ok ? json_object_new_int64(mc->boots_a) : NULL);
+    put(o, "p", ok ? num(mc->p) : NULL);
     put(o, "change_pct", ok ? num(c->diff_pct) : NULL);
     put(o, "change_ci_lo_pct", ok ? num(c->diff_ci_lo) : NULL);
     put(o, "change_ci_hi_pct", ok ? num(c->diff_ci_hi) : NULL);

@@ -1,5 +1,6 @@
 /* nbdkit processes for the data disks. */
 #include "nbd.h"
+#include "rt.h"
 #include "util.h"
 
 #include <errno.h>
@@ -46,6 +47,7 @@ static void exec_nbdkit(const struct lab_nbd_spec *s)
     char *filter = s->filter ? lab_asprintf("--filter=%s", s->filter) : NULL;
     char *profile = s->profile ? lab_asprintf("profile=%s", s->profile) : NULL;
     char *trace = s->trace ? lab_asprintf("trace=%s", s->trace) : NULL;
+    char *stats = s->stats && s->filter ? lab_asprintf("stats=%s", s->stats) : NULL;
 
     argv[n++] = "nbdkit";
     argv[n++] = "--exit-with-parent"; /* a killed lab leaves no nbdkit behind */
@@ -61,6 +63,8 @@ static void exec_nbdkit(const struct lab_nbd_spec *s)
         argv[n++] = profile;
     if (trace)
         argv[n++] = trace;
+    if (stats)
+        argv[n++] = stats;
     argv[n] = NULL;
 
     int fd = open(s->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -69,6 +73,10 @@ static void exec_nbdkit(const struct lab_nbd_spec *s)
         dup2(fd, 2);
     }
     signal(SIGINT, SIG_IGN); /* the lab stops it during teardown */
+    /* Set before exec, so every thread nbdkit starts inherits it. */
+    if (s->rt_priority && lab_rt_self(s->rt_priority) < 0)
+        fprintf(stderr, "lab: nbdkit runs without SCHED_FIFO %d: %s\n", s->rt_priority,
+                strerror(errno));
     execvp(argv[0], argv);
     fprintf(stderr, "cannot run nbdkit: %s\n", strerror(errno));
     _exit(127);

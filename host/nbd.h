@@ -20,6 +20,8 @@ struct lab_nbd_spec {
     const char *filter;  /* the hdd filter .so, or NULL for no timing model */
     const char *profile; /* profile file for the filter */
     const char *trace;   /* per-request trace file, or NULL */
+    const char *stats;   /* the filter's deadline overrun counters (hdd/stats.h), or NULL */
+    int rt_priority;     /* SCHED_FIFO priority of nbdkit and its threads; 0 = normal */
 };
 
 /* Starts nbdkit and waits until its socket accepts connections. */

@@ -2,11 +2,13 @@
  * table of columns, not code per test); every number comes from samples. */
 #include "report.h"
 
+#include "contention.h"
 #include "kprof.h"
 #include "runmodel.h"
 #include "stats.h"
 #include "util.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,6 +75,40 @@ static void print_table(FILE *out, struct lab_model *rep, const struct lab_shape
     }
 }
 
+/* Rows of more than one boot: the compared figure's variation within a
+ * boot and between boots, and each boot's mean. */
+static void print_boots(FILE *out, const struct lab_model *rep, const struct lab_shape *sh)
+{
+    int any = 0, lw = 22;
+    for (size_t i = 0; i < rep->nrows; i++) {
+        any |= rep->rows[i].nboots > 1;
+        if ((int)strlen(rep->rows[i].label) > lw)
+            lw = (int)strlen(rep->rows[i].label);
+    }
+    if (!any)
+        return;
+    fprintf(out, "\n%-*s boots runs %15s %19s %19s  boot means\n", lw, sh->compare_name,
+            "mean of boots", "within-boot sd", "between-boot sd");
+    for (size_t i = 0; i < rep->nrows; i++) {
+        const struct lab_model_row *r = &rep->rows[i];
+        struct lab_boot_var v;
+        if (lab_model_boot_variation(r, sh->compare, &v) < 0)
+            continue;
+        double gm = fabs(v.grand_mean) > 0 ? fabs(v.grand_mean) : 1;
+        char within[32] = "-", between[32] = "-";
+        if (!isnan(v.within_sd))
+            snprintf(within, sizeof within, "%.3g (%.1f%%)", v.within_sd, 100 * v.within_sd / gm);
+        if (!isnan(v.between_sd))
+            snprintf(between, sizeof between, "%.3g (%.1f%%)", v.between_sd,
+                     100 * v.between_sd / gm);
+        fprintf(out, "%-*s %5u %4zu %15.4g %19s %19s ", lw, r->label, v.nboots, v.n, v.grand_mean,
+                within, between);
+        for (unsigned k = 0; k < v.nboots; k++)
+            fprintf(out, " %.4g", v.mean[k]);
+        fputc('\n', out);
+    }
+}
+
 static const char *const verdict_text[] = {
     [LAB_VERDICT_SAME] = "no significant difference",
     [LAB_VERDICT_SLOWER] = "SLOWER (significant)",
@@ -89,12 +125,41 @@ static void print_comparisons(FILE *out, const struct lab_model *rep, const stru
             fprintf(out, "%s vs %s: too few samples to compare (need 2 each)\n", label, base);
             continue;
         }
-        fprintf(out,
-                "%s vs %s: %s %+.1f%% (95%% CI %+.1f%% .. %+.1f%%), Welch p=%.3g, "
-                "Mann-Whitney p=%.3g, d=%.2f: %s\n",
-                label, base, sh->compare_name, c->diff_pct, c->diff_ci_lo, c->diff_ci_hi,
-                c->welch_p, c->mwu_p, c->cohen_d, verdict_text[mc->verdict]);
+        if (mc->method == LAB_BOOT_RUNS)
+            fprintf(out,
+                    "%s vs %s: %s %+.1f%% (95%% CI %+.1f%% .. %+.1f%%), Welch p=%.3g, "
+                    "Mann-Whitney p=%.3g, d=%.2f: %s\n",
+                    label, base, sh->compare_name, c->diff_pct, c->diff_ci_lo, c->diff_ci_hi,
+                    c->welch_p, c->mwu_p, c->cohen_d, verdict_text[mc->verdict]);
+        else
+            fprintf(out,
+                    "%s vs %s: %s %+.1f%% (95%% CI %+.1f%% .. %+.1f%%), p=%.3g by %s over %u and "
+                    "%u boots (runs as units: Welch p=%.3g), d=%.2f: %s\n",
+                    label, base, sh->compare_name, c->diff_pct, c->diff_ci_lo, c->diff_ci_hi,
+                    mc->p,
+                    mc->method == LAB_BOOT_MEANS ? "Welch on per-boot means"
+                                                 : "a two-level bootstrap",
+                    mc->boots_a, mc->boots_b, mc->runs_p, c->cohen_d, verdict_text[mc->verdict]);
     }
+}
+
+/* Runs the host saw contended (host/contention.h): left out, and rerun. */
+static void print_flagged(FILE *out, const struct lab_model *rep)
+{
+    unsigned total = 0;
+    for (size_t i = 0; i < rep->nrows; i++)
+        total += rep->rows[i].flagged;
+    if (!total)
+        return;
+    fprintf(out, "%u run(s) over a contention threshold (vCPU wait > %.0f%% or disk replies late > "
+                 "%.0f%% of the run):",
+            total, LAB_CONTENTION_VCPU_PCT, LAB_CONTENTION_DISK_PCT);
+    for (size_t i = 0; i < rep->nrows; i++)
+        if (rep->rows[i].flagged)
+            fprintf(out, " %s %u%s", rep->rows[i].label, rep->rows[i].flagged,
+                    rep->rows[i].contended ? " (kept: no uncontended runs to replace them)"
+                                           : " (left out)");
+    fputc('\n', out);
 }
 
 /* The guest's clock can lose ticks under emulation; the host's is the
@@ -127,9 +192,11 @@ int lab_report_run(FILE *out, struct lab_store *st, int64_t run)
         fprintf(out, ", %.1f MiB per run", (double)rep->rows[0].bytes / (1 << 20));
     fprintf(out, " (%s)\n\n", sh->unit_note);
     print_table(out, rep, sh);
+    print_boots(out, rep, sh);
     fputc('\n', out);
     print_comparisons(out, rep, sh);
     check_clocks(out, rep);
+    print_flagged(out, rep);
     for (size_t i = 0; i < rep->nrows; i++)
         if (strcmp(rep->rows[i].status, "ok") != 0)
             fprintf(out, "%s: %s%s%s\n", rep->rows[i].kernel, rep->rows[i].status,

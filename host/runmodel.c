@@ -165,15 +165,19 @@ static void cpu_shares(const char *extra, double out[4])
     out[3] = iowait > 0 ? 100 * iowait / total : 0;
 }
 
-/* The row a sample belongs to: its cell's, or in a sweep its cell's at its
- * readahead (a new row the first time a setting is seen). */
+/* The row a sample belongs to: its kernel and variant's (the row of the
+ * cell being read), or in a sweep theirs at its readahead (a new row the
+ * first time a setting is seen). */
 static struct lab_model_row *row_for(struct lab_model *rep, const struct lab_sample *s)
 {
     long ra = rep->sweep ? (long)lab_extra_num(s->extra, "ra_sectors") : -1;
+    const struct lab_model_row *cur = rep->cur;
     struct lab_model_row *base = NULL;
+    if (!cur)
+        return NULL;
     for (size_t i = 0; i < rep->nrows; i++) {
         struct lab_model_row *r = &rep->rows[i];
-        if (r->cell != s->cell)
+        if (strcmp(r->kernel, cur->kernel) != 0 || strcmp(r->variant, cur->variant) != 0)
             continue;
         if (r->ra == ra)
             return r;
@@ -187,8 +191,14 @@ static struct lab_model_row *row_for(struct lab_model *rep, const struct lab_sam
         struct lab_model_row *r = &rep->rows[rep->nrows++];
         *r = *base;
         memset(r->v, 0, sizeof r->v);
+        r->boot = NULL;
+        r->flag = NULL;
+        r->nboots = 0;
+        r->flagged = 0;
+        r->contended = 0;
         r->n = 0;
         r->seen = 0;
+        r->seen_cell = 0;
         r->ra = ra;
         base = r;
     }
@@ -201,8 +211,16 @@ static int collect_sample(const struct lab_sample *s, void *ctx)
     struct lab_model *rep = ctx;
     struct lab_model_row *r = row_for(rep, s);
     double secs = (double)s->real_ns / 1e9, cpu[4];
-    if (!r || r->seen++ < r->warmup)
+    if (!r)
         return 0;
+    if (r->seen_cell != s->cell) {
+        r->seen_cell = s->cell;
+        r->seen = 0;
+    }
+    if (r->seen++ < rep->cur_warmup)
+        return 0;
+    int flagged = lab_extra_num(s->extra, "host_flag") > 0;
+    r->flagged += flagged; /* too much contention: left out once the row has enough others */
     cpu_shares(s->extra, cpu);
     double count = lab_extra_num(s->extra, "count");
     double values[LAB_FIG_COUNT] = {
@@ -233,6 +251,18 @@ static int collect_sample(const struct lab_sample *s, void *ctx)
     if (values[LAB_FIG_LOAD_CPU] < 0)
         values[LAB_FIG_LOAD_CPU] = 0;
     r->n++;
+    r->boot = realloc(r->boot, r->n * sizeof *r->boot);
+    if (!r->boot)
+        abort();
+    r->boot[r->n - 1] = rep->cur_boot;
+    r->flag = realloc(r->flag, r->n * sizeof *r->flag);
+    if (!r->flag)
+        abort();
+    r->flag[r->n - 1] = (unsigned char)flagged;
+    int new_boot = 1;
+    for (size_t k = 0; k + 1 < r->n; k++)
+        new_boot &= r->boot[k] != rep->cur_boot;
+    r->nboots += new_boot; /* recounted by drop_flagged */
     for (int m = 0; m < LAB_FIG_COUNT; m++) {
         r->v[m] = realloc(r->v[m], r->n * sizeof *r->v[m]);
         if (!r->v[m])
@@ -247,36 +277,105 @@ static int collect_cell(const struct lab_cell_info *ci, void *ctx)
 {
     struct lab_model *rep = ctx;
     char buf[64];
-    if (rep->nrows == LAB_MODEL_MAX_ROWS)
-        return 0;
-    struct lab_model_row *r = &rep->rows[rep->nrows++];
-    memset(r, 0, sizeof *r);
-    r->cell = ci->id;
-    r->ra = -1;
-    snprintf(r->kernel, sizeof r->kernel, "%s", ci->kernel);
+    struct lab_model_row nr; /* what the cell's row would be */
+    memset(&nr, 0, sizeof nr);
+    nr.cell = ci->id;
+    nr.ra = -1;
+    snprintf(nr.kernel, sizeof nr.kernel, "%s", ci->kernel);
     const char *load = ci->params ? strstr(ci->params, "lab.load=") : NULL;
     if (load)
-        snprintf(r->load, sizeof r->load, "%.*s", (int)strcspn(load + 9, " "), load + 9);
+        snprintf(nr.load, sizeof nr.load, "%.*s", (int)strcspn(load + 9, " "), load + 9);
     else if (ci->params && strstr(ci->params, "lab.test=contest"))
-        snprintf(r->load, sizeof r->load, "no_load");
+        snprintf(nr.load, sizeof nr.load, "no_load");
     /* A chosen scheduler is part of the variant: rows compare across kernels
      * only with the same one. */
-    lab_store_cell_get(rep->st, ci->id, "scheduler", r->scheduler, sizeof r->scheduler);
-    char variant[sizeof r->variant]; /* built aside: GCC sees overlap in one struct */
-    snprintf(variant, sizeof variant, "%s%s%s%s", r->load, r->load[0] && r->scheduler[0] ? " " : "",
-             r->scheduler[0] ? "sched=" : "", r->scheduler);
-    memcpy(r->variant, variant, sizeof variant);
-    snprintf(r->label, sizeof r->label, "%s%s%s", ci->kernel, variant[0] ? " " : "", variant);
-    snprintf(r->status, sizeof r->status, "%s", ci->status ? ci->status : "running");
-    snprintf(r->reason, sizeof r->reason, "%s", ci->reason ? ci->reason : "");
+    lab_store_cell_get(rep->st, ci->id, "scheduler", nr.scheduler, sizeof nr.scheduler);
+    char variant[sizeof nr.load + sizeof nr.scheduler + 8];
+    snprintf(variant, sizeof variant, "%s%s%s%s", nr.load, nr.load[0] && nr.scheduler[0] ? " " : "",
+             nr.scheduler[0] ? "sched=" : "", nr.scheduler);
+    snprintf(nr.variant, sizeof nr.variant, "%.*s", (int)sizeof nr.variant - 1, variant);
+    snprintf(nr.label, sizeof nr.label, "%s%s%s", ci->kernel, nr.variant[0] ? " " : "",
+             nr.variant);
+    snprintf(nr.status, sizeof nr.status, "%s", ci->status ? ci->status : "running");
+    snprintf(nr.reason, sizeof nr.reason, "%s", ci->reason ? ci->reason : "");
     snprintf(rep->experiment, sizeof rep->experiment, "%s", ci->experiment);
+    rep->cur_warmup = 0;
     if (lab_store_cell_get(rep->st, ci->id, "warmup", buf, sizeof buf))
-        r->warmup = atoi(buf);
+        rep->cur_warmup = atoi(buf);
+    nr.warmup = rep->cur_warmup;
     const char *t = ci->params ? strstr(ci->params, "lab.test=") : NULL;
     if (t && !rep->test[0])
         snprintf(rep->test, sizeof rep->test, "%.*s", (int)strcspn(t + 9, " "), t + 9);
     rep->sweep |= ci->params && strstr(ci->params, "lab.ra_list=") != NULL;
-    return lab_store_foreach_sample(rep->st, ci->id, collect_sample, rep);
+
+    /* Another boot of a kernel and variant already read joins its row(s). */
+    struct lab_model_row *r = NULL;
+    for (size_t i = 0; i < rep->nrows && !r; i++)
+        if (strcmp(rep->rows[i].kernel, nr.kernel) == 0 &&
+            strcmp(rep->rows[i].variant, nr.variant) == 0)
+            r = &rep->rows[i];
+    if (!r) {
+        if (rep->nrows == LAB_MODEL_MAX_ROWS)
+            return 0;
+        r = &rep->rows[rep->nrows++];
+        *r = nr;
+    }
+    size_t position = 0;
+    for (size_t i = 0; i < rep->nrows; i++) {
+        struct lab_model_row *o = &rep->rows[i];
+        if (strcmp(o->kernel, nr.kernel) != 0 || strcmp(o->variant, nr.variant) != 0)
+            continue;
+        if (o != r || o->ncells == 0 || o->cells[o->ncells - 1] != ci->id) {
+            if (o->ncells < LAB_MODEL_MAX_BOOTS)
+                o->cells[o->ncells++] = ci->id;
+        }
+        position = o->ncells;
+        /* A boot that did not finish makes the row's status its own. */
+        if (strcmp(o->status, "ok") == 0 && strcmp(nr.status, "ok") != 0) {
+            snprintf(o->status, sizeof o->status, "%s", nr.status);
+            snprintf(o->reason, sizeof o->reason, "%s", nr.reason);
+        }
+    }
+    rep->cur = r;
+    rep->cur_boot = (unsigned)position;
+    if (lab_store_cell_get(rep->st, ci->id, "boot", buf, sizeof buf) && atoi(buf) > 0)
+        rep->cur_boot = (unsigned)atoi(buf);
+    int rc = lab_store_foreach_sample(rep->st, ci->id, collect_sample, rep);
+    rep->cur = NULL;
+    return rc;
+}
+
+/* Runs flagged for contention leave a row that keeps at least 2 others;
+ * a row contended throughout keeps them all and says so (contended). */
+static void drop_flagged(struct lab_model_row *r)
+{
+    size_t keep = 0;
+    for (size_t i = 0; i < r->n; i++)
+        keep += !r->flag[i];
+    if (r->flagged == 0)
+        return;
+    if (keep < 2) {
+        r->contended = 1;
+        return;
+    }
+    size_t j = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        if (r->flag[i])
+            continue;
+        for (int m = 0; m < LAB_FIG_COUNT; m++)
+            r->v[m][j] = r->v[m][i];
+        r->boot[j] = r->boot[i];
+        r->flag[j] = 0;
+        j++;
+    }
+    r->n = j;
+    r->nboots = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        int seen = 0;
+        for (size_t k = 0; k < i; k++)
+            seen |= r->boot[k] == r->boot[i];
+        r->nboots += !seen;
+    }
 }
 
 static const struct lab_shape *shape_of(const char *test)
@@ -344,10 +443,18 @@ static void fill_comparisons(struct lab_model *m)
         struct lab_model_cmp *c = &m->cmps[m->ncmps++];
         c->row = i;
         c->base = (size_t)(b - m->rows);
-        if (lab_compare(b->v[f], b->n, r->v[f], r->n, &c->c) < 0)
+        struct lab_boot_cmp bc;
+        if (lab_boot_compare(b->v[f], b->boot, b->n, r->v[f], r->boot, r->n, &bc) < 0) {
             c->verdict = LAB_VERDICT_TOO_FEW;
-        else
+        } else {
+            c->c = bc.c;
+            c->method = bc.method;
+            c->boots_a = bc.boots_a;
+            c->boots_b = bc.boots_b;
+            c->p = bc.p;
+            c->runs_p = bc.runs_p;
             c->verdict = lab_verdict_of(&c->c, m->shape->lower_is_better);
+        }
     }
 }
 
@@ -363,6 +470,8 @@ struct lab_model *lab_model_load(struct lab_store *st, int64_t run)
         return NULL;
     }
     m->shape = shape_of(m->test);
+    for (size_t i = 0; i < m->nrows; i++)
+        drop_flagged(&m->rows[i]);
     fill_ratios(m);
     fill_comparisons(m);
     return m;
@@ -373,14 +482,24 @@ void lab_model_free(struct lab_model *m)
     if (!m)
         return;
     for (size_t i = 0; i < m->nrows; i++)
+    {
         for (int f = 0; f < LAB_FIG_COUNT; f++)
             free(m->rows[i].v[f]);
+        free(m->rows[i].boot);
+        free(m->rows[i].flag);
+    }
     free(m);
 }
 
 int lab_model_summary(const struct lab_model_row *r, enum lab_fig f, struct lab_summary *out)
 {
     return lab_summarize(r->v[f], r->n, out);
+}
+
+int lab_model_boot_variation(const struct lab_model_row *r, enum lab_fig f,
+                             struct lab_boot_var *out)
+{
+    return lab_boot_variation(r->v[f], r->boot, r->n, out);
 }
 
 int lab_model_regressed(const struct lab_model_cmp *c, double threshold_pct)

@@ -9,10 +9,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bootstats.h"
 #include "stats.h"
 #include "store.h"
 
-#define LAB_MODEL_MAX_ROWS 64
+#define LAB_MODEL_MAX_ROWS  64
+#define LAB_MODEL_MAX_BOOTS 20 /* cells (boots) merged into one row */
 
 /* Per-sample figures a row holds. */
 enum lab_fig {
@@ -61,8 +63,12 @@ struct lab_shape {
     struct lab_column cols[8]; /* ends at the first NULL title */
 };
 
+/* A row merges the boots of one kernel and variant: every cell of the run
+ * with the same kernel, load and scheduler (in a sweep, at one setting). */
 struct lab_model_row {
-    int64_t cell;
+    int64_t cell;                        /* the first boot's cell */
+    int64_t cells[LAB_MODEL_MAX_BOOTS];  /* every boot's cell, in run order */
+    size_t ncells;
     long ra;    /* readahead of the row's samples in a sweep; -1 otherwise */
     int warmup; /* samples with rep < warmup (in each sweep group) are left out */
     char kernel[128];
@@ -74,8 +80,16 @@ struct lab_model_row {
     char reason[1024];
     size_t n;
     double *v[LAB_FIG_COUNT];
+    unsigned *boot;  /* the boot of each counted sample (the cell's "boot" fact, else its
+                        position among the row's cells, from 1) */
+    unsigned nboots; /* distinct boots with counted samples */
+    unsigned flagged;     /* runs over a contention threshold (host_flag=1): left out when
+                             at least 2 others remain, else kept and contended = 1 */
+    int contended;        /* every run (but at most 1) was flagged: kept, and said so */
+    unsigned char *flag;  /* per counted sample while loading: flagged */
     uint64_t bytes;
-    int seen; /* samples routed here, warm-up included */
+    int seen;           /* samples of seen_cell routed here, warm-up included */
+    int64_t seen_cell;  /* each boot has its own warm-up */
 };
 
 enum lab_verdict {
@@ -92,7 +106,12 @@ enum lab_verdict lab_verdict_of(const struct lab_comparison *c, int lower_is_bet
 struct lab_model_cmp {
     size_t row, base; /* indexes into rows */
     enum lab_verdict verdict;
-    struct lab_comparison c; /* valid unless verdict is TOO_FEW */
+    struct lab_comparison c; /* valid unless verdict is TOO_FEW; the change, its CI and
+                                significance by `method` (host/bootstats.h) */
+    enum lab_boot_method method;
+    unsigned boots_a, boots_b; /* base's and row's boots */
+    double p;                  /* the method's p (= c.welch_p with runs as units) */
+    double runs_p;             /* Welch's p with runs as units */
 };
 
 struct lab_model {
@@ -106,6 +125,10 @@ struct lab_model {
     size_t nrows;
     struct lab_model_cmp cmps[LAB_MODEL_MAX_ROWS];
     size_t ncmps;
+    /* while loading: the row of the cell being read, its boot and warm-up */
+    struct lab_model_row *cur;
+    unsigned cur_boot;
+    int cur_warmup;
 };
 
 /* Reads run `run`. NULL with an error when the run has no cells. */
@@ -114,6 +137,11 @@ void lab_model_free(struct lab_model *m); /* NULL is fine */
 
 /* The summary of figure f over a row's counted samples; -1 when n == 0. */
 int lab_model_summary(const struct lab_model_row *r, enum lab_fig f, struct lab_summary *out);
+
+/* Within- and between-boot variation of figure f over a row's counted
+ * samples; -1 when n == 0. */
+int lab_model_boot_variation(const struct lab_model_row *r, enum lab_fig f,
+                             struct lab_boot_var *out);
 
 /* 1 when a comparison is significant, in the bad direction, and at least
  * threshold_pct large: what CI should fail on. */

@@ -14,6 +14,7 @@
 #include "profile.h"
 #include "stats.h"
 #include "store.h"
+#include "rt.h"
 #include "smoke.h"
 #include "util.h"
 #include "vm.h"
@@ -37,6 +38,7 @@ struct bisect_opts {
     char *sets[32];
     size_t nsets;
     int show, list;
+    int no_rt; /* --no-rt */
     int64_t show_id;
 };
 
@@ -60,6 +62,7 @@ static void bisect_usage(FILE *out)
         "      --cc CC            compiler for the builds\n"
         "      --accel A          auto (default), tcg or kvm\n"
         "      --timeout S        seconds before a cell counts as hung\n"
+        "      --no-rt            no real-time scheduling of QEMU and nbdkit\n"
         "      --show [ID]        print a stored bisection (default the newest)\n"
         "      --list             list the stored bisections\n"
         "      --junit FILE       also write JUnit XML (with --show: of a stored one)\n"
@@ -73,7 +76,7 @@ static void bisect_usage(FILE *out)
 
 static int parse_opts(int argc, char **argv, struct bisect_opts *o)
 {
-    enum { O_CONFIG = 256, O_CC, O_ACCEL, O_TIMEOUT, O_SHOW, O_LIST, O_JUNIT };
+    enum { O_CONFIG = 256, O_CC, O_ACCEL, O_TIMEOUT, O_SHOW, O_LIST, O_JUNIT, O_NO_RT };
     static const struct option longopts[] = {
         {"repo", required_argument, NULL, 'r'},
         {"good", required_argument, NULL, 'g'},
@@ -92,6 +95,7 @@ static int parse_opts(int argc, char **argv, struct bisect_opts *o)
         {"show", no_argument, NULL, O_SHOW},
         {"list", no_argument, NULL, O_LIST},
         {"junit", required_argument, NULL, O_JUNIT},
+        {"no-rt", no_argument, NULL, O_NO_RT},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -168,6 +172,9 @@ static int parse_opts(int argc, char **argv, struct bisect_opts *o)
             break;
         case O_JUNIT:
             o->junit = optarg;
+            break;
+        case O_NO_RT:
+            o->no_rt = 1;
             break;
         case 'h':
             bisect_usage(stdout);
@@ -334,6 +341,8 @@ struct ctx {
     struct lab_cell_env env;
     struct lab_store *st;
     const char *virt_type;
+    int rt_priority;    /* lab_rt_plan's decision, once per bisection */
+    char rt_note[256];
     struct lab_session *session;
     enum lab_session_stop stop; /* why the bisection stopped early, LAB_GO if not */
     char stop_why[600];
@@ -349,9 +358,12 @@ static int stopped(struct ctx *c)
     return c->stop != LAB_GO;
 }
 
+/* A commit's measured values, each with its boot (one cell = one boot). */
 struct values {
     double *v;
+    unsigned *boot;
     size_t n, cap;
+    unsigned nboots;
 };
 
 static void values_add(struct values *x, double v)
@@ -359,10 +371,28 @@ static void values_add(struct values *x, double v)
     if (x->n == x->cap) {
         x->cap = x->cap ? 2 * x->cap : 32;
         x->v = realloc(x->v, x->cap * sizeof *x->v);
-        if (!x->v)
+        x->boot = realloc(x->boot, x->cap * sizeof *x->boot);
+        if (!x->v || !x->boot)
             abort();
     }
+    x->boot[x->n] = x->nboots;
     x->v[x->n++] = v;
+}
+
+static void values_free(struct values *x)
+{
+    free(x->v);
+    free(x->boot);
+}
+
+/* Boots per measurement: the runs of a step or an endpoint are split over
+ * two interleaved boots (at least 2 runs each), so decisions take the boot
+ * as their unit (host/bootstats.h). */
+#define BISECT_BOOTS 2
+static unsigned runs_per_boot(unsigned reps)
+{
+    unsigned per = (reps + BISECT_BOOTS - 1) / BISECT_BOOTS;
+    return per < 2 ? 2 : per;
 }
 
 static int last_cell_cb(const struct lab_cell_info *c, void *p)
@@ -431,7 +461,12 @@ static int measure(struct ctx *c, const char *kernel, unsigned reps, struct valu
     }
     c->exp.reps = reps;
     struct lab_cell_spec spec = {
-        .kernel = k, .exp = &c->exp, .profile = &c->profile, .timeout_s = c->o->timeout};
+        .kernel = k,
+        .exp = &c->exp,
+        .profile = &c->profile,
+        .timeout_s = c->o->timeout,
+        .rt_priority = c->rt_priority,
+        .rt_note = c->rt_note};
     if (lab_cell_check(&spec, reason, rlen) < 0)
         return -1;
     if (access(lab_agent_path(k->arch), R_OK) != 0) {
@@ -456,6 +491,7 @@ static int measure(struct ctx *c, const char *kernel, unsigned reps, struct valu
     }
     struct sample_ctx sc = {.m = c->metric, .warmup = c->exp.warmup, .out = out};
     size_t before = out->n;
+    out->nboots++;
     lab_store_foreach_sample(c->st, *cell_out, sample_cb, &sc);
     if (sc.bad || out->n - before < reps) {
         snprintf(reason, rlen, "%u of %u run(s) gave no %s",
@@ -584,6 +620,7 @@ int cmd_bisect(int argc, char **argv)
         goto out_exp;
     c.env = session.env;
     c.st = session.env.store;
+    c.rt_priority = lab_rt_plan(o.no_rt, c.rt_note, sizeof c.rt_note);
     c.session = &session;
     int64_t run = session.env.run_id;
     char *cmdline = session.command_line;
@@ -619,45 +656,52 @@ int cmd_bisect(int argc, char **argv)
             (long long)bid, (long long)run, ncommits, good, bad, c.exp.name, c.metric->name,
             c.profile.name, o.reps, o.max_reps, o.threshold);
 
-    /* 1. Both endpoints, re-measured. */
-    for (int e = 0; e < 2 && !stopped(&c); e++) {
-        struct lab_bisect_step *s = &steps[nsteps++];
-        const char *hash = e ? bad : good;
-        struct values *v = e ? &vbad : &vgood;
-        snprintf(s->role, sizeof s->role, "%s", e ? "bad" : "good");
-        snprintf(s->commit, sizeof s->commit, "%s", hash);
-        git_subject(o.repo, hash, s->subject, sizeof s->subject);
-        s->p_good = s->p_bad = s->d_good = s->d_bad = NAN;
-        s->verdict = e ? LAB_BISECT_BAD : LAB_BISECT_GOOD;
-        int built = build_commit(&c, hash, s->kernel, sizeof s->kernel) == 0;
-        if (stopped(&c)) { /* a build cut short, or one that finished after Ctrl-C */
-            nsteps--;
-            break;
-        }
-        if (!built) {
-            snprintf(message, sizeof message, "the %s endpoint %.12s does not build", s->role,
-                     hash);
-            s->verdict = LAB_BISECT_SKIP;
-            snprintf(s->reason, sizeof s->reason, "build failed");
-            break;
-        }
-        int64_t cell;
-        if (measure(&c, s->kernel, o.reps, v, &cell, s->reason, sizeof s->reason) < 0) {
-            if (stopped(&c)) {
-                nsteps--;
+    /* 1. Both endpoints, re-measured: good, bad, good, bad (a boot each). */
+    unsigned per = runs_per_boot(o.reps);
+    for (int round = 0; round < BISECT_BOOTS && !message[0] && !stopped(&c); round++)
+        for (int e = 0; e < 2 && !stopped(&c); e++) {
+            struct lab_bisect_step *s = &steps[e];
+            const char *hash = e ? bad : good;
+            struct values *v = e ? &vbad : &vgood;
+            if (round == 0) {
+                nsteps++;
+                snprintf(s->role, sizeof s->role, "%s", e ? "bad" : "good");
+                snprintf(s->commit, sizeof s->commit, "%s", hash);
+                git_subject(o.repo, hash, s->subject, sizeof s->subject);
+                s->p_good = s->p_bad = s->d_good = s->d_bad = NAN;
+                s->verdict = e ? LAB_BISECT_BAD : LAB_BISECT_GOOD;
+                int built = build_commit(&c, hash, s->kernel, sizeof s->kernel) == 0;
+                if (stopped(&c)) { /* a build cut short, or one that finished after Ctrl-C */
+                    nsteps--;
+                    break;
+                }
+                if (!built) {
+                    snprintf(message, sizeof message, "the %s endpoint %.12s does not build",
+                             s->role, hash);
+                    s->verdict = LAB_BISECT_SKIP;
+                    snprintf(s->reason, sizeof s->reason, "build failed");
+                    break;
+                }
+            }
+            int64_t cell;
+            if (measure(&c, s->kernel, per, v, &cell, s->reason, sizeof s->reason) < 0) {
+                if (stopped(&c)) {
+                    if (round == 0)
+                        nsteps--;
+                    break;
+                }
+                if (cell > 0 && s->ncells < sizeof s->cells / sizeof s->cells[0])
+                    s->cells[s->ncells++] = cell;
+                snprintf(message, sizeof message, "the %s endpoint %.12s: %s", s->role, hash,
+                         s->reason);
+                s->verdict = LAB_BISECT_SKIP;
                 break;
             }
-            if (cell > 0)
-                s->cells[s->ncells++] = cell;
-            snprintf(message, sizeof message, "the %s endpoint %.12s: %s", s->role, hash,
-                     s->reason);
-            s->verdict = LAB_BISECT_SKIP;
-            break;
+            s->cells[s->ncells++] = cell;
+            fill_stats(s, v);
+            if (round == BISECT_BOOTS - 1)
+                print_step_line(s, unit);
         }
-        s->cells[s->ncells++] = cell;
-        fill_stats(s, v);
-        print_step_line(s, unit);
-    }
     if (stopped(&c) || message[0]) {
         for (size_t i = 0; i < nsteps; i++)
             fill_stats(&steps[i], i ? &vbad : &vgood), lab_bisect_db_add_step(db, bid, &steps[i]);
@@ -669,8 +713,8 @@ int cmd_bisect(int argc, char **argv)
         goto done;
     }
     struct lab_bisect_endpoints ends;
-    lab_bisect_check_endpoints(vgood.v, vgood.n, vbad.v, vbad.n, o.threshold, LAB_STATS_ALPHA,
-                               &ends);
+    lab_bisect_check_endpoints_boots(vgood.v, vgood.boot, vgood.n, vbad.v, vbad.boot, vbad.n,
+                                     o.threshold, LAB_STATS_ALPHA, &ends);
     steps[1].p_good = ends.cmp.welch_p;
     steps[1].d_good = ends.cmp.cohen_d;
     snprintf(steps[1].reason, sizeof steps[1].reason, "%s", ends.reason);
@@ -717,7 +761,8 @@ int cmd_bisect(int argc, char **argv)
             s->verdict = LAB_BISECT_SKIP;
             snprintf(s->reason, sizeof s->reason, "build failed (skip, like git bisect's 125)");
         } else {
-            unsigned want = o.reps;
+            unsigned want = per;
+            int boots_left = BISECT_BOOTS; /* the first decision sees two boots */
             for (;;) {
                 int64_t cell;
                 char why[256];
@@ -731,9 +776,11 @@ int cmd_bisect(int argc, char **argv)
                     snprintf(s->reason, sizeof s->reason, "%.200s (skip)", why);
                     break;
                 }
+                if (--boots_left > 0)
+                    continue;
                 struct lab_bisect_decision d;
-                lab_bisect_decide(vgood.v, vgood.n, vbad.v, vbad.n, v.v, v.n, o.threshold,
-                                  LAB_STATS_ALPHA, &d);
+                lab_bisect_decide_boots(vgood.v, vgood.boot, vgood.n, vbad.v, vbad.boot, vbad.n,
+                                        v.v, v.boot, v.n, o.threshold, LAB_STATS_ALPHA, &d);
                 s->verdict = d.verdict;
                 snprintf(s->reason, sizeof s->reason, "%s", d.reason);
                 if (d.have_cmp) {
@@ -750,6 +797,23 @@ int cmd_bisect(int argc, char **argv)
                              v.n);
                     break;
                 }
+                /* The host may have drifted since the endpoints were
+                 * measured: the endpoint nearer the step gets another boot
+                 * beside the step's next one. */
+                struct lab_summary sg, sb, ss;
+                lab_summarize(vgood.v, vgood.n, &sg);
+                lab_summarize(vbad.v, vbad.n, &sb);
+                lab_summarize(v.v, v.n, &ss);
+                int near_bad = fabs(ss.mean - sb.mean) < fabs(ss.mean - sg.mean);
+                struct lab_bisect_step *ep = &steps[near_bad ? 1 : 0];
+                int64_t ecell;
+                char ewhy[256];
+                fprintf(stderr, "lab: bisect: step %d: re-measuring %s beside it\n", stepno,
+                        ep->role);
+                if (measure(&c, ep->kernel, per, near_bad ? &vbad : &vgood, &ecell, ewhy,
+                            sizeof ewhy) == 0 &&
+                    ep->ncells < sizeof ep->cells / sizeof ep->cells[0])
+                    ep->cells[ep->ncells++] = ecell;
                 fprintf(stderr,
                         "lab: bisect: step %d: inconclusive at n=%zu (%s): %u more run(s)\n",
                         stepno, v.n, d.reason, want);
@@ -761,7 +825,7 @@ int cmd_bisect(int argc, char **argv)
             break;
         }
         fill_stats(s, &v);
-        free(v.v);
+        values_free(&v);
         states[pick.index] = s->verdict == LAB_BISECT_GOOD  ? LAB_BISECT_GOOD
                              : s->verdict == LAB_BISECT_BAD ? LAB_BISECT_BAD
                                                             : LAB_BISECT_SKIP;
@@ -795,7 +859,14 @@ int cmd_bisect(int argc, char **argv)
         printf("%s\n", message);
         rc = 1;
     }
+    /* The endpoints as last re-measured. */
+    fill_stats(&steps[0], &vgood);
+    fill_stats(&steps[1], &vbad);
     printf("%s %s: %s\n\n", c.exp.name, c.metric->name, ends.reason);
+    for (size_t i = 0; i < nsteps; i++)
+        if (strncmp(steps[i].reason, "new finding", 11) == 0)
+            printf("new finding at step %d %.12s \"%s\": %s\n", steps[i].step, steps[i].commit,
+                   steps[i].subject, steps[i].reason);
     lab_bisect_print_table(stdout, steps, nsteps, unit);
     fprintf(stderr, "lab: bisect %lld took %.0f s (lab bisect --show %lld)\n", (long long)bid,
             (double)(lab_now_ns() - t_start) / 1e9, (long long)bid);
@@ -809,8 +880,8 @@ done:
                       c.stop == LAB_STOP_INTERRUPTED  ? "interrupted"
                       : strcmp(status, "failed") == 0 ? "failed"
                                                       : "ok");
-    free(vgood.v);
-    free(vbad.v);
+    values_free(&vgood);
+    values_free(&vbad);
     free(states);
     free(steps);
     lab_bisect_db_close(db);

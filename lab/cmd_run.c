@@ -9,7 +9,9 @@
 #include "junit.h"
 #include "profile.h"
 #include "progress.h"
+#include "plan.h"
 #include "report.h"
+#include "rt.h"
 #include "session.h"
 #include "store.h"
 #include "util.h"
@@ -37,6 +39,8 @@ struct run_opts {
     double threshold;         /* --junit: smallest change that fails */
     unsigned reps;
     unsigned timeout;
+    int no_rt;      /* --no-rt: QEMU and nbdkit at the normal policy */
+    unsigned boots; /* --boots: boots per kernel and variant */
     char *sets[32];
     size_t nsets;
 };
@@ -55,6 +59,10 @@ static void run_usage(FILE *out)
             "      --channel C        agent channel: virtio-port or uart (default: the era's)\n"
             "      --accel A          auto (default), tcg or kvm\n"
             "      --timeout S        seconds before a cell counts as hung\n"
+            "      --boots N          boots per kernel (default 2); the kernels' cells interleave:\n"
+            "                         A1 B1 A2 B2 ...\n"
+            "      --no-rt            no real-time scheduling of QEMU and nbdkit (default: SCHED_FIFO\n"
+            "                         at a low priority where permitted)\n"
             "      --json FILE        also write the run as JSON (schema in README.md)\n"
             "      --junit FILE       also write JUnit XML: a slower comparison is a failure,\n"
             "                         a cell that could not run an error\n"
@@ -76,6 +84,8 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
         {"json", required_argument, NULL, 'J'},
         {"junit", required_argument, NULL, 'U'},
         {"threshold", required_argument, NULL, 'T'},
+        {"no-rt", no_argument, NULL, 'R'},
+        {"boots", required_argument, NULL, 'B'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -86,10 +96,20 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
     o->experiment = "seqread";
     o->accel = "auto";
     o->profile = "fast";
+    o->boots = 2;
     while ((ch = getopt_long(argc, argv, "k:e:n:s:p:b:T:h", longopts, NULL)) != -1) {
         switch (ch) {
         case 'J':
             o->json = optarg;
+            break;
+        case 'R':
+            o->no_rt = 1;
+            break;
+        case 'B':
+            o->boots = (unsigned)strtoul(optarg, &end, 10);
+            if (*end || o->boots == 0 || o->boots > LAB_PLAN_MAX_BOOTS)
+                return lab_error("--boots wants a number from 1 to %d, not '%s'",
+                                 LAB_PLAN_MAX_BOOTS, optarg);
             break;
         case 'U':
             o->junit = optarg;
@@ -180,35 +200,40 @@ static int check_agents(const struct lab_kernel *const *kernels, size_t n)
     return 0;
 }
 
-/* The matrix: one cell per kernel and variant; the variants are every
- * load of a load_list crossed with every scheduler of a scheduler_list
- * ("default": the kernel's own), each a copy of the experiment with its
- * load and scheduler. Cells the era cannot run are skipped here, before
- * anything boots. Returns the number of cells. */
+/* The matrix: one cell per kernel, variant and boot, in the interleaved
+ * order of host/plan.h (A1 B1 A2 B2 ...); the variants are every load of a
+ * load_list crossed with every scheduler of a scheduler_list ("default":
+ * the kernel's own), each a copy of the experiment with its load and
+ * scheduler. Cells the era cannot run are skipped here, before anything
+ * boots (said once, for the first boot). Returns the number of cells. */
 static size_t plan_cells(const struct run_opts *o, const struct lab_kernel *const *kernels,
                          size_t nk, const struct lab_experiment *exp,
                          struct lab_experiment *variants, size_t nvariants,
                          const struct lab_profile *profile, const struct lab_bus *bus,
                          struct lab_cell_spec *specs, char (*skip)[256], size_t *runnable)
 {
-    size_t n = 0;
+    static struct lab_plan_slot order[MAX_CELLS];
+    size_t n = lab_plan_order(nk, nvariants, o->boots, order, MAX_CELLS);
     *runnable = 0;
-    for (size_t i = 0; i < nk; i++) {
-        for (size_t l = 0; l < (nvariants ? nvariants : 1); l++, n++) {
-            const struct lab_experiment *e = nvariants ? &variants[l] : exp;
-            specs[n] = (struct lab_cell_spec){.index = (int)n,
-                                              .kernel = kernels[i],
-                                              .exp = e,
-                                              .profile = profile,
-                                              .bus = bus,
-                                              .channel = o->channel,
-                                              .timeout_s = o->timeout};
-            if (lab_cell_check(&specs[n], skip[n], sizeof skip[n]) == 0) {
-                skip[n][0] = '\0';
-                (*runnable)++;
-            } else {
-                fprintf(stderr, "lab: skipping %s/%s: %s\n", kernels[i]->name, exp->name, skip[n]);
-            }
+    if (n == 0)
+        lab_error("too many cells: %zu kernel(s) x %zu variant(s) x %u boot(s) is more than %d",
+                  nk, nvariants ? nvariants : 1, o->boots, MAX_CELLS);
+    for (size_t c = 0; c < n; c++) {
+        const struct lab_kernel *k = kernels[order[c].kernel];
+        const struct lab_experiment *e = nvariants ? &variants[order[c].variant] : exp;
+        specs[c] = (struct lab_cell_spec){.index = (int)c,
+                                          .kernel = k,
+                                          .exp = e,
+                                          .profile = profile,
+                                          .bus = bus,
+                                          .channel = o->channel,
+                                          .timeout_s = o->timeout,
+                                          .boot = order[c].boot};
+        if (lab_cell_check(&specs[c], skip[c], sizeof skip[c]) == 0) {
+            skip[c][0] = '\0';
+            (*runnable)++;
+        } else if (order[c].boot == 1) {
+            fprintf(stderr, "lab: skipping %s/%s: %s\n", k->name, exp->name, skip[c]);
         }
     }
     return n;
@@ -341,13 +366,29 @@ int cmd_run(int argc, char **argv)
         goto out_session;
     }
 
-    fprintf(stderr, "lab: run %lld: %s, %zu cell(s) on %s, %u run(s) each after %u warm-up, %s\n",
-            (long long)run, exp.name, ncells, profile.name, exp.reps, exp.warmup,
+    fprintf(stderr,
+            "lab: run %lld: %s, %zu cell(s) on %s (%u boot(s) per kernel, interleaved), %u run(s) "
+            "each after %u warm-up, %s\n",
+            (long long)run, exp.name, ncells, profile.name, o.boots, exp.reps, exp.warmup,
             strcmp(virt_type, "kvm") == 0 ? "KVM" : "TCG");
+    /* Real-time or not is decided once per run, said once, and stored on
+     * every cell (its "rt" fact). */
+    char rt_note[256];
+    int rt_prio = lab_rt_plan(o.no_rt, rt_note, sizeof rt_note);
+    for (size_t i = 0; i < ncells; i++) {
+        specs[i].rt_priority = rt_prio;
+        specs[i].rt_note = rt_note;
+    }
     enum lab_session_stop stop = LAB_GO;
     char stop_why[600] = "";
     size_t done = 0;
     struct lab_progress *progress = start_progress(st, run, specs, ncells, skip, profile.name);
+    /* A cell with runs over a contention threshold (host/contention.h) gets
+     * one more boot for as many runs, once: those runs are left out of the
+     * statistics while at least 2 others remain. */
+    static struct lab_experiment rerun_exp[MAX_CELLS];
+    unsigned next_boot[MAX_CELLS] = {0}, reruns = 0, flagged_runs = 0;
+    size_t planned = ncells;
     for (size_t i = 0; i < ncells; i++, done++) {
         struct lab_cell_result res;
         if ((stop = lab_session_check(&session, stop_why, sizeof stop_why)) != LAB_GO)
@@ -359,20 +400,29 @@ int cmd_run(int argc, char **argv)
                  exp.scheduler_list
                      ? (specs[i].exp->scheduler ? specs[i].exp->scheduler : "default")
                      : "");
+        size_t what_len = strlen(what); /* without the boot, for messages */
+        if (o.boots > 1 || i >= planned)
+            snprintf(what + what_len, sizeof what - what_len, " boot %u/%u", specs[i].boot,
+                     o.boots);
         if (skip[i][0]) {
             int64_t cell = lab_store_cell_begin(st, run, kname, exp.name, NULL);
             lab_store_cell_end(st, cell, "skipped", skip[i]);
             continue;
         }
         specs[i].virt_type = virt_type;
+        if (i >= planned)
+            snprintf(what + strlen(what), sizeof what - strlen(what), " (rerun of %u flagged run(s))",
+                     specs[i].exp->reps);
         lab_progress_printf(progress, "lab: [%zu/%zu] %s: %s\n", i + 1, ncells, kname, what);
-        lab_progress_cell(progress, i, specs[i].kernel, what, runs_per_cell(specs[i].exp));
+        if (i < planned)
+            lab_progress_cell(progress, i, specs[i].kernel, what, runs_per_cell(specs[i].exp));
         int cell_rc = lab_cell_run(env, &specs[i], &res);
-        lab_progress_cell_done(progress);
+        if (i < planned)
+            lab_progress_cell_done(progress);
         if (cell_rc < 0) {
             failed++;
-            lab_error("cell %s/%s %s: %s", kname, what, lab_cell_status_name(res.status),
-                      res.reason);
+            lab_error("cell %s/%.*s %s: %s (boot %u of %u)", kname, (int)what_len, what,
+                      lab_cell_status_name(res.status), res.reason, specs[i].boot, o.boots);
         } else {
             lab_progress_printf(
                 progress,
@@ -381,8 +431,33 @@ int cmd_run(int argc, char **argv)
                 exp.warmup * groups_of(&exp), (double)res.hello_ns / 1e9,
                 (double)res.total_ns / 1e9);
         }
+        flagged_runs += res.flagged;
+        if (cell_rc == 0 && res.flagged && i < planned && ncells < MAX_CELLS) {
+            lab_progress_printf(progress,
+                                "lab: [%zu/%zu] %s: %u run(s) over the contention threshold: "
+                                "rerun in another boot\n",
+                                i + 1, ncells, kname, res.flagged);
+            rerun_exp[ncells] = *specs[i].exp;
+            rerun_exp[ncells].reps = res.flagged;
+            specs[ncells] = specs[i];
+            specs[ncells].index = (int)ncells;
+            specs[ncells].exp = &rerun_exp[ncells];
+            /* The next boot number of this kernel and variant. */
+            size_t key = 0;
+            while (key < i && !(specs[key].kernel == specs[i].kernel && specs[key].exp == specs[i].exp))
+                key++;
+            specs[ncells].boot = o.boots + 1 + next_boot[key]++;
+            skip[ncells][0] = '\0';
+            ncells++;
+            reruns++;
+        }
     }
     lab_progress_stop(progress);
+    if (flagged_runs)
+        fprintf(stderr,
+                "lab: %u run(s) were over a contention threshold (left out where at least 2 "
+                "others remain); %u cell(s) rerun\n",
+                flagged_runs, reruns);
     if (stop == LAB_GO)
         stop = lab_session_check(&session, stop_why, sizeof stop_why);
     if (stop == LAB_STOP_STORE || stop == LAB_STOP_LIBVIRT)

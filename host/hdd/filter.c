@@ -14,15 +14,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <nbdkit-filter.h>
 
 #include "hdd/model.h"
 #include "hdd/profile.h"
+#include "hdd/stats.h"
 
-static char *profile_path, *trace_path;
+static char *profile_path, *trace_path, *stats_path;
+static struct hdd_stats *stats; /* mapped stats=PATH, or NULL */
 static uint64_t capacity_override;
 static struct hdd_params params;
 static struct hdd_model *model;
@@ -43,6 +48,10 @@ static void hdd_unload(void)
 {
     free(profile_path);
     free(trace_path);
+    free(stats_path);
+    if (stats)
+        munmap(stats, sizeof *stats);
+    stats = NULL;
     hdd_model_free(model);
     model = NULL;
 }
@@ -54,6 +63,11 @@ static int hdd_config(nbdkit_next_config *next, nbdkit_backend *nxdata, const ch
         free(profile_path);
         profile_path = nbdkit_realpath(value);
         return profile_path ? 0 : -1;
+    }
+    if (!strcmp(key, "stats")) {
+        free(stats_path);
+        stats_path = strdup(value);
+        return stats_path ? 0 : -1;
     }
     if (!strcmp(key, "trace")) {
         free(trace_path);
@@ -89,6 +103,7 @@ static int hdd_config_complete(nbdkit_next_config_complete *next, nbdkit_backend
 #define hdd_config_help                                                                            \
     "profile=PATH      (required) era disk profile (lab/profiles/*.profile)\n"                     \
     "trace=PATH        append one line per request\n"                                              \
+    "stats=PATH        map deadline overrun counters (hdd/stats.h) into PATH\n"                   \
     "capacity=BYTES    override the drive's capacity"
 
 static int hdd_get_ready(int thread_model)
@@ -98,6 +113,20 @@ static int hdd_get_ready(int thread_model)
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
     pthread_cond_init(&cond, &ca);
     pthread_condattr_destroy(&ca);
+    if (stats_path) {
+        int fd = open(stats_path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd < 0 || ftruncate(fd, sizeof *stats) < 0 ||
+            (stats = mmap(NULL, sizeof *stats, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) ==
+                MAP_FAILED) {
+            nbdkit_error("hdd: %s: %s", stats_path, strerror(errno));
+            stats = NULL;
+            if (fd >= 0)
+                close(fd);
+            return -1;
+        }
+        close(fd);
+        __atomic_store_n(&stats->magic, HDD_STATS_MAGIC, __ATOMIC_RELEASE);
+    }
     if (trace_path) {
         trace = fopen(trace_path, "a");
         if (!trace) {
@@ -221,11 +250,25 @@ static int sleep_until(int64_t finish, int *err)
         slack_set = 1;
     }
     int64_t rem = finish - now_ns();
-    if (rem <= 0)
-        return 0;
-    if (nbdkit_nanosleep((unsigned)(rem / 1000000000), (unsigned)(rem % 1000000000)) == -1) {
+    if (rem > 0 &&
+        nbdkit_nanosleep((unsigned)(rem / 1000000000), (unsigned)(rem % 1000000000)) == -1) {
         *err = errno ? errno : ESHUTDOWN;
         return -1;
+    }
+    if (stats) {
+        /* How much later than the model said the reply is ready. */
+        int64_t late = now_ns() - finish;
+        __atomic_add_fetch(&stats->requests, 1, __ATOMIC_RELAXED);
+        if (late > 0) {
+            __atomic_add_fetch(&stats->late_ns, (uint64_t)late, __ATOMIC_RELAXED);
+            if (late > HDD_STATS_LATE_NS)
+                __atomic_add_fetch(&stats->late, 1, __ATOMIC_RELAXED);
+            uint64_t max = __atomic_load_n(&stats->max_late_ns, __ATOMIC_RELAXED);
+            while ((uint64_t)late > max &&
+                   !__atomic_compare_exchange_n(&stats->max_late_ns, &max, (uint64_t)late, 1,
+                                                __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+                ;
+        }
     }
     return 0;
 }

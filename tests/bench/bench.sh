@@ -3,7 +3,10 @@
 # kernel and for the lab's own minimal build, cell overhead, run-to-run
 # variation, and the era disks' fidelity: what a real guest measures against
 # the timing model's analytic figure. Sections: boot kernel variation
-# fidelity hostcache era; `tests/bench/bench.sh build fidelity` runs one.
+# fidelity hostcache era load twin; `tests/bench/bench.sh build fidelity`
+# runs one. load: seqread on pata-2003 idle and under two CPU hogs, with
+# and without real-time cells; twin: a kernel against a copy of itself
+# with hogs started midway (issue 13).
 set -u
 build=$(cd "${1:-build}" && pwd)
 lab=$build/lab
@@ -152,9 +155,73 @@ for state in cold warm; do
 done
 }
 
+# Two CPU hogs at normal priority, one per core; stopped by pid.
+hogs=()
+start_hogs() { for _ in 1 2; do sh -c 'while :; do :; done' & hogs+=($!); done; }
+stop_hogs() { for p in "${hogs[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; hogs=(); }
+kill_delayed_hogs() { for p in $(cat "$tmp/hogs" 2>/dev/null); do kill "$p" 2>/dev/null; done; }
+trap 'stop_hogs; kill_delayed_hogs; rm -rf "$tmp"' EXIT
+# Counted runs of the newest run's first cell (before any rerun), and the
+# mean of a host_* contention key over them.
+first_cell() { sql "select min(id) from cells where run = $(last)"; }
+first_samples() { sql "select $1 from samples where cell = $(first_cell) and rep >= 1"; }
+extra_mean() { sql "select avg(cast(substr(extra, instr(extra, '$1=') + length('$1=')) as real))
+                    from samples where cell = $(first_cell) and rep >= 1 and extra like '%$1=%'"; }
+
+load() {
+echo "== a busy host: seqread on pata-2003 ($kernel, 64 MiB, 5 runs), idle and under two CPU hogs"
+echo "   (normal priority, one per core), each with and without real-time cells"
+printf "  %-8s %-6s %9s %6s %9s %11s %9s %8s\n" "cells" "host" "MB/s" "CV" "vs idle" "vCPU wait" \
+    "disk late" "flagged"
+for rt in rt no-rt; do
+    opt=; [ $rt = no-rt ] && opt=--no-rt
+    idle=
+    for state in idle hogs; do
+        [ $state = hogs ] && start_hogs
+        run --kernels $kernel --profile pata-2003 --boots 1 --reps 5 --set file_size=64M $opt
+        [ $state = hogs ] && stop_hogs
+        read -r mean cv _ < <(first_samples "$MBPS" | stats)
+        wait_pct=$(sql "select printf('%.1f', 100.0 * avg(cast(substr(extra, instr(extra,
+                'host_vcpu_wait_ns=') + 18) as real) / real_ns)) from samples
+                where cell = $(first_cell) and rep >= 1")
+        late_ms=$(extra_mean host_disk_late_ns)
+        flagged=$(sql "select count(*) from samples where cell = $(first_cell) and rep >= 1
+                       and extra like '%host_flag=1%'")
+        [ $state = idle ] && idle=$mean
+        ratio=$(echo "$mean $idle" | awk '{ printf "%+.1f%%", 100 * ($1 / $2 - 1) }')
+        printf "  %-8s %-6s %9.2f %5.1f%% %9s %10s%% %7.1f ms %8s\n" $rt $state "$mean" "$cv" \
+            "$ratio" "$wait_pct" "$(echo "${late_ms:-0}" | awk '{ print $1 / 1e6 }')" "$flagged/5"
+    done
+done
+}
+
+twin() {
+echo "== false positive check: $kernel against an identical copy of itself (twin), two CPU hogs"
+echo "   started 20 s into the run (pata-2003, 64 MiB, 5 runs, 2 interleaved boots each)"
+dir=/var/cache/lab/kernels/$kernel
+image=$(ls $dir/boot/vmlinuz-*) modules=$(ls -d $dir/lib/modules/*)
+"$lab" kernels remove twin >/dev/null 2>&1
+"$lab" kernels add twin --image "$image" --modules "$modules" --config "$(ls $dir/boot/config-*)" \
+    >"$tmp/add" 2>&1 || { cat "$tmp/add"; exit 1; }
+(sleep 20; start_hogs; echo "${hogs[@]}" >"$tmp/hogs"; wait) &
+delayed=$!
+run --kernels $kernel,twin --profile pata-2003 --reps 5 --set file_size=64M
+kill_delayed_hogs
+kill $delayed 2>/dev/null; wait $delayed 2>/dev/null
+grep '^twin vs ' "$tmp/out" | sed 's/^/  /'
+sed -n '/^MB\/s .*boots/,/^$/p' "$tmp/out" | sed 's/^/  /'
+grep 'contention threshold' "$tmp/out" | sed 's/^/  /'
+if grep -q '^twin vs .*no significant difference' "$tmp/out"; then
+    echo "  as expected: no significant difference"
+else
+    echo "  UNEXPECTED: the twin differs"
+fi
+"$lab" kernels remove twin >/dev/null 2>&1
+}
+
 # Sections to run: all by default, or the ones named after the build dir.
 shift
-for section in ${@:-boot kernel era variation fidelity hostcache}; do
+for section in ${@:-boot kernel era variation fidelity hostcache load twin}; do
     $section
     echo
 done

@@ -36,7 +36,7 @@ for v in 2.4.22 2.6.9; do
         grep -qx 'verified=passed' "$home/kernels/user/$name/kernel.conf"
     check "its System.map is kept for /proc/profile" test -s "$home/kernels/user/$name/System.map"
 
-    "$lab" run --kernels "$name" --experiment seqread --bus ide --channel uart \
+    "$lab" run --boots 1 --kernels "$name" --experiment seqread --bus ide --channel uart \
         --set file_size=32M --set reps=2 --set verify=1 >"$tmp/run" 2>&1
     rc=$?
     cat "$tmp/run"
@@ -62,7 +62,7 @@ done
 
 # The cache drop and the scheduler, each by its era's means.
 if "$lab" kernels show lab-2.4.22 >/dev/null 2>&1; then
-    "$lab" run --kernels lab-2.4.22 --experiment seqread --bus ide --set file_size=32M \
+    "$lab" run --boots 1 --kernels lab-2.4.22 --experiment seqread --bus ide --set file_size=32M \
         --set reps=1 --set elvtune=2048,4096 >"$tmp/run24" 2>&1
     rc=$?
     cat "$tmp/run24"
@@ -75,7 +75,7 @@ if "$lab" kernels show lab-2.4.22 >/dev/null 2>&1; then
         bash -c "grep -i elvtune '$tmp/rec24' | grep -q 2048"
 fi
 if "$lab" kernels show lab-2.6.9 >/dev/null 2>&1; then
-    "$lab" run --kernels lab-2.6.9 --experiment seqread --bus ide --set file_size=32M \
+    "$lab" run --boots 1 --kernels lab-2.6.9 --experiment seqread --bus ide --set file_size=32M \
         --set reps=1 --set scheduler=deadline >"$tmp/run26" 2>&1
     rc=$?
     cat "$tmp/run26"
@@ -94,7 +94,7 @@ if "$lab" kernels show lab-2.6.9 >/dev/null 2>&1; then
     sed -e '/^CONFIG_BLK_DEV_PIIX=/d' -e '/^CONFIG_BLK_DEV_IDEDISK=/d' "$dir/config" >"$tmp/nodisk"
     "$lab" kernels add ci-nodisk-$$ --image "$dir/bzImage" --config "$tmp/nodisk" --arch i686 \
         >/dev/null 2>&1
-    "$lab" run --kernels ci-nodisk-$$ --experiment seqread --bus ide --set reps=1 >"$tmp/nd" 2>&1
+    "$lab" run --boots 1 --kernels ci-nodisk-$$ --experiment seqread --bus ide --set reps=1 >"$tmp/nd" 2>&1
     rc=$?
     cat "$tmp/nd"
     check "a kernel whose .config has no IDE disk driver is refused with exit 2 (got $rc)" \
@@ -115,7 +115,7 @@ if "$lab" kernels build "$tarball" --arch i686 --name lab-2.6.12-rc2 >"$tmp/b12"
     "$lab" kernels add ci-user-$$ --image "$dir/bzImage" --config "$dir/config" >"$tmp/add" 2>&1
     check "lab kernels add takes the image (version from its header)" \
         grep -q 'linux 2.6.12-rc2' "$tmp/add"
-    "$lab" run --kernels ci-user-$$ --experiment seqread --bus ide --set file_size=32M \
+    "$lab" run --boots 1 --kernels ci-user-$$ --experiment seqread --bus ide --set file_size=32M \
         --set reps=1 --set verify=1 >"$tmp/u" 2>&1
     rc=$?
     cat "$tmp/u"
@@ -139,7 +139,7 @@ cat "$tmp/v"
 check "a kernel that cannot read its disk fails the smoke test (exit 1, got $rc)" test $rc -eq 1
 check "its kernel.conf says verified=failed" \
     grep -qx 'verified=failed' "$home/kernels/user/ci-nodrv-$$/kernel.conf"
-"$lab" run --kernels ci-nodrv-$$ --set reps=1 >"$tmp/r" 2>&1
+"$lab" run --boots 1 --kernels ci-nodrv-$$ --set reps=1 >"$tmp/r" 2>&1
 rc=$?
 check "cells refuse it (exit 2, got $rc)" test $rc -eq 2
 check "saying it failed the smoke test" grep -q 'failed the lab.s IO smoke test' "$tmp/r"

@@ -8,7 +8,7 @@ tree=(--set tree_files=300 --set tree_dirs=25 --set file_size=32M --set disk_fre
 
 run_exp() {  # experiment, lab run args...
     local e=$1; shift
-    "$lab" run --kernels $k --experiment "$e" --reps 2 "$@" >"$tmp/out" 2>"$tmp/err"
+    "$lab" run --boots 1 --kernels $k --experiment "$e" --reps 2 "$@" >"$tmp/out" 2>"$tmp/err"
     local rc=$?
     check "$e: lab run exits 0 (got $rc)" test $rc -eq 0 || { cat "$tmp/err"; return 1; }
     grep -q "^$k" "$tmp/out" || { not_ok "$e: the table has no row for $k"; cat "$tmp/out"; }
@@ -65,7 +65,7 @@ done
 check "contest: Ratio column against no_load" grep -q "no_load .* 1.00$" "$tmp/out"
 
 # An impossible setting is refused before anything boots.
-"$lab" run --kernels $k --experiment tree-under-load --set scheduler=cfq >"$tmp/out" 2>"$tmp/err"
+"$lab" run --boots 1 --kernels $k --experiment tree-under-load --set scheduler=cfq >"$tmp/out" 2>"$tmp/err"
 check "cfq on 6.12 is refused before boot (exit 2)" test $? -eq 2
 check "the refusal says why" grep -q "scheduler cfq exists from Linux 2.6.6 until before 5.0" \
     "$tmp/err"

@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 k=6.12.113
-small=(--reps 1 --set file_size=16M)
+small=(--boots 1 --reps 1 --set file_size=16M)
 
 expect() {  # description, wanted exit code, wanted stderr text, lab args...
     local what=$1 want_rc=$2 want_text=$3; shift 3

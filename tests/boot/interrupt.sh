@@ -3,7 +3,7 @@
 # cell is marked interrupted, and nothing of the lab is left running.
 . "$(dirname "$0")/lib.sh"
 
-"$lab" run --kernels 6.1.0-47,6.12.113 --reps 1 --set file_size=16M >"$tmp/out" 2>"$tmp/err" &
+"$lab" run --boots 1 --kernels 6.1.0-47,6.12.113 --reps 1 --set file_size=16M >"$tmp/out" 2>"$tmp/err" &
 pid=$!
 # Wait until the second cell's domain runs, then interrupt like a terminal would.
 for _ in $(seq 600); do

@@ -36,7 +36,7 @@ check "the image is readable by QEMU's user (0644)" \
     test "$(stat -c %a "$dir/bzImage")" = 644
 
 # Refused before booting: exit 2 and the option named.
-"$lab" run --kernels "$name" --bus sata --reps 1 --set file_size=16M >"$tmp/run" 2>&1
+"$lab" run --boots 1 --kernels "$name" --bus sata --reps 1 --set file_size=16M >"$tmp/run" 2>&1
 rc=$?
 cat "$tmp/run"
 check "a sata cell on a kernel without AHCI exits 2 (got $rc)" test $rc -eq 2

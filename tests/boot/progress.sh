@@ -5,7 +5,7 @@
 # its ETA comes from the first run's stored duration.
 . "$(dirname "$0")/lib.sh"
 
-args="--kernels 6.12.113 --set file_size=32M --set reps=2"
+args="--boots 1 --kernels 6.12.113 --set file_size=32M --set reps=2"
 ts=$tmp/typescript
 LAB_STORE=$LAB_STORE script -qfec "$lab run $args" "$ts" >/dev/null 2>&1
 rc=$?

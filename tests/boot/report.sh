@@ -5,7 +5,7 @@
 # screenshot is written; both runs' JSON holds every stored sample.
 . "$(dirname "$0")/lib.sh"
 
-common=(--kernels 6.12.113 --profile pata-2003 --set file_size=32M --set reps=2)
+common=(--boots 1 --kernels 6.12.113 --profile pata-2003 --set file_size=32M --set reps=2)
 "$lab" run "${common[@]}" --experiment seqread >"$tmp/seq.out" 2>&1
 check "the seqread run exits 0 (got $?)" test $? -eq 0 || cat "$tmp/seq.out"
 seq=$(sql "select max(id) from runs")

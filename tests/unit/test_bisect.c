@@ -144,12 +144,63 @@ static void test_between(void **state)
     struct lab_bisect_decision d;
     assert_int_equal(lab_bisect_decide(good, N(good), bad, N(bad), mid, N(mid), 5, 0.05, &d),
                      LAB_BISECT_INCONCLUSIVE);
+    assert_false(d.finding);
     assert_non_null(strstr(d.reason, "between"));
-    /* Beyond the bad end (worse than bad): differs from both too. */
-    static const double worse[] = {20.0, 20.1, 19.9, 20.2, 19.8};
+}
+
+/* Issue 13's bisection: harmless commits measured a few percent above
+ * good with a tight CI and were skipped as "beyond an endpoint". Above
+ * good by less than the threshold is good. */
+static void test_above_good(void **state)
+{
+    static const double g[] = {52.1, 53.0, 52.6, 52.2, 52.8};
+    static const double b[] = {21.4, 21.6, 21.5, 21.3, 21.7};
+    static const double above[] = {54.5, 54.4, 54.6, 54.5, 54.4}; /* +3.6% */
+    struct lab_bisect_decision d;
+    assert_int_equal(lab_bisect_decide(g, N(g), b, N(b), above, N(above), 5, 0.05, &d),
+                     LAB_BISECT_GOOD);
+    assert_true(d.vs_good.welch_p < 0.05); /* significantly above good, and still good */
+    assert_false(d.finding);
+    /* That bisection's own figures (good 52.5, steps 55.5-56.9: 6-8% above)
+     * are past good by more than the threshold: good, and a new finding. */
+    static const double far_above[] = {55.6, 55.5, 55.7, 56.9, 56.2};
+    assert_int_equal(lab_bisect_decide(g, N(g), b, N(b), far_above, N(far_above), 5, 0.05, &d),
+                     LAB_BISECT_GOOD);
+    assert_true(d.finding);
+}
+
+/* Below bad by less than the threshold is bad. */
+static void test_below_bad(void **state)
+{
+    static const double below[] = {28.6, 28.9, 28.7, 28.8, 28.5}; /* 2.2% of good below bad */
+    struct lab_bisect_decision d;
+    assert_int_equal(lab_bisect_decide(good, N(good), bad, N(bad), below, N(below), 5, 0.05, &d),
+                     LAB_BISECT_BAD);
+    assert_true(d.vs_bad.welch_p < 0.05);
+    assert_false(d.finding);
+}
+
+/* Past an endpoint by more than the threshold: decided on that side, and
+ * a new finding rather than a skip. */
+static void test_beyond_by_more(void **state)
+{
+    static const double worse[] = {20.0, 20.1, 19.9, 20.2, 19.8}; /* 18% of good below bad */
+    static const double better[] = {60.0, 60.2, 59.8, 60.1, 59.9}; /* 11% above good */
+    struct lab_bisect_decision d;
     assert_int_equal(lab_bisect_decide(good, N(good), bad, N(bad), worse, N(worse), 5, 0.05, &d),
+                     LAB_BISECT_BAD);
+    assert_true(d.finding);
+    assert_non_null(strstr(d.reason, "new finding"));
+    assert_non_null(strstr(d.reason, "beyond bad"));
+    assert_int_equal(lab_bisect_decide(good, N(good), bad, N(bad), better, N(better), 5, 0.05, &d),
+                     LAB_BISECT_GOOD);
+    assert_true(d.finding);
+    assert_non_null(strstr(d.reason, "beyond good"));
+    /* Past good by more than the threshold in the mean but not
+     * significantly (noisy): measure more, do not decide. */
+    static const double noisy[] = {45.0, 75.0, 50.0, 80.0, 52.0};
+    assert_int_equal(lab_bisect_decide(good, N(good), bad, N(bad), noisy, N(noisy), 5, 0.05, &d),
                      LAB_BISECT_INCONCLUSIVE);
-    assert_non_null(strstr(d.reason, "beyond"));
 }
 
 /* secs, lower is better: bad is slower, so "towards bad" is upwards. The
@@ -167,12 +218,48 @@ static void test_lower_is_better(void **state)
     assert_int_equal(e.direction, 1);
     assert_int_equal(lab_bisect_decide(g, N(g), b, N(b), sb, N(sb), 5, 0.05, &d), LAB_BISECT_BAD);
     assert_int_equal(lab_bisect_decide(g, N(g), b, N(b), sg, N(sg), 5, 0.05, &d), LAB_BISECT_GOOD);
-    /* Faster than good ("beyond good") is no verdict. */
+    /* Much faster than good (past good, away from bad): good, a new finding. */
     static const double faster[] = {0.60, 0.61, 0.59, 0.60, 0.62};
     assert_int_equal(lab_bisect_decide(g, N(g), b, N(b), faster, N(faster), 5, 0.05, &d),
-                     LAB_BISECT_INCONCLUSIVE);
+                     LAB_BISECT_GOOD);
+    assert_true(d.finding);
+    /* A little faster than good: good. */
+    static const double abit[] = {1.17, 1.16, 1.18, 1.17, 1.16};
+    assert_int_equal(lab_bisect_decide(g, N(g), b, N(b), abit, N(abit), 5, 0.05, &d),
+                     LAB_BISECT_GOOD);
+    assert_false(d.finding);
     /* Swapped roles (an improvement being bisected): bad is the fast one. */
     assert_int_equal(lab_bisect_decide(b, N(b), g, N(g), sg, N(sg), 5, 0.05, &d), LAB_BISECT_BAD);
+}
+
+/* With boots: endpoints and steps measured in two boots of 3 runs each.
+ * A clear step is decided as before; a step whose two boots disagree
+ * (one like good, one like bad) is not decided from its 6 tightly
+ * clustered runs but measured more. */
+static void test_decide_boots(void **state)
+{
+    static const double g[] = {54.1, 53.9, 54.0, 54.4, 54.2, 54.3};
+    static const double b[] = {30.1, 29.9, 30.0, 29.7, 29.8, 29.9};
+    static const unsigned bt[] = {1, 1, 1, 2, 2, 2};
+    static const double step_bad[] = {30.2, 30.0, 30.1, 29.9, 30.0, 29.8};
+    static const double step_good[] = {55.8, 55.9, 56.0, 55.7, 55.9, 55.8}; /* +3.3% */
+    static const double split[] = {54.0, 54.1, 53.9, 30.0, 30.1, 29.9};
+    struct lab_bisect_decision d;
+    struct lab_bisect_endpoints e;
+    assert_int_equal(lab_bisect_check_endpoints_boots(g, bt, 6, b, bt, 6, 5, 0.05, &e), 1);
+    assert_int_equal(lab_bisect_decide_boots(g, bt, 6, b, bt, 6, step_bad, bt, 6, 5, 0.05, &d),
+                     LAB_BISECT_BAD);
+    assert_int_equal(lab_bisect_decide_boots(g, bt, 6, b, bt, 6, step_good, bt, 6, 5, 0.05, &d),
+                     LAB_BISECT_GOOD);
+    assert_false(d.finding);
+    /* Runs as units would call the split step "between" as well, but
+     * with a p near 0; by boots it is not significantly unlike either. */
+    assert_int_equal(lab_bisect_decide_boots(g, bt, 6, b, bt, 6, split, bt, 6, 5, 0.05, &d),
+                     LAB_BISECT_INCONCLUSIVE);
+    assert_true(d.vs_good.welch_p >= 0.05 || d.vs_bad.welch_p >= 0.05);
+    struct lab_bisect_decision r;
+    lab_bisect_decide(g, 6, b, 6, split, 6, 5, 0.05, &r);
+    assert_true(r.vs_good.welch_p < d.vs_good.welch_p);
 }
 
 #define U LAB_BISECT_UNTESTED
@@ -326,8 +413,12 @@ int main(void)
         cmocka_unit_test(test_single_run_never_decides),
         cmocka_unit_test(test_overlapping),
         cmocka_unit_test(test_between),
+        cmocka_unit_test(test_above_good),
+        cmocka_unit_test(test_below_bad),
+        cmocka_unit_test(test_beyond_by_more),
         cmocka_unit_test(test_significant_but_negligible),
         cmocka_unit_test(test_lower_is_better),
+        cmocka_unit_test(test_decide_boots),
         cmocka_unit_test(test_pick),
         cmocka_unit_test(test_pick_skips),
         cmocka_unit_test(test_db_roundtrip),

@@ -94,6 +94,26 @@ static void test_iotune(void **state)
     free(xml);
 }
 
+/* Real-time cell: vCPU and emulator threads SCHED_FIFO through <cputune>;
+ * with no priority there is no <cputune> at all. */
+static void test_realtime(void **state)
+{
+    struct lab_domain_spec s = ide_cell();
+    char *xml = lab_domain_xml(&s);
+    assert_null(strstr(xml, "cputune"));
+    free(xml);
+    s.rt_priority = 10;
+    xml = lab_domain_xml(&s);
+    assert_non_null(xml);
+    assert_non_null(strstr(xml, "<vcpusched vcpus=\"0\" scheduler=\"fifo\" priority=\"10\"/>"));
+    assert_golden("domain-rt.xml", xml);
+    free(xml);
+    s.vcpus = 2;
+    xml = lab_domain_xml(&s);
+    assert_non_null(strstr(xml, "vcpus=\"0-1\""));
+    free(xml);
+}
+
 static void test_escaping(void **state)
 {
     struct lab_domain_spec s = ide_cell();
@@ -110,7 +130,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ide_virtio_serial), cmocka_unit_test(test_uart_channel),
         cmocka_unit_test(test_nbd_buses),         cmocka_unit_test(test_iotune),
-        cmocka_unit_test(test_escaping),
+        cmocka_unit_test(test_escaping),          cmocka_unit_test(test_realtime),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

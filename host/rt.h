@@ -1,0 +1,65 @@
+/* Real-time scheduling of a cell (issue 13): under TCG the guest's CPU is
+ * the host's, and the era disk sleeps until each request's deadline, so a
+ * busy host moves the results. A cell's QEMU (vCPU and emulator threads,
+ * through libvirt's <cputune>) and its nbdkit run under SCHED_FIFO at low
+ * priorities, nbdkit one above QEMU so a deadline wake-up preempts a
+ * spinning vCPU; the lab's channel reader runs just above normal threads
+ * while it pumps records. The kernel's RT throttle (sched_rt_runtime_us)
+ * is left as it is: it keeps a share of every period for normal threads. */
+#ifndef LAB_RT_H
+#define LAB_RT_H
+
+#include <stddef.h>
+
+#define LAB_RT_QEMU_PRIO   10 /* vCPU and emulator threads */
+#define LAB_RT_NBD_PRIO    11 /* nbdkit: above QEMU */
+#define LAB_RT_READER_PRIO 5  /* the lab's channel reader, while a cell runs */
+
+/* Whether this process may use SCHED_FIFO (tried in a child, so nothing
+ * here changes). 1 yes; 0 no, with why in `why` (non-root without
+ * RLIMIT_RTPRIO, a container without CAP_SYS_NICE, the throttle off). */
+int lab_rt_permitted(char *why, size_t len);
+
+/* The run's decision, said once: the QEMU priority to use (0: none) and
+ * the note every cell stores as its "rt" fact ("fifo qemu=10 nbdkit=11
+ * reader=5", "off: --no-rt", "off: not permitted (...)"). disabled: --no-rt. */
+int lab_rt_plan(int disabled, char *note, size_t len);
+
+/* Whether libvirt can set <cputune> scheduling here. Not on a kernel with
+ * RT group scheduling under cgroup v1 (CONFIG_RT_GROUP_SCHED: the
+ * cpu controller has cpu.rt_runtime_us): libvirt's machine cgroups get no
+ * RT time, and libvirt's sched_setscheduler fails with EPERM even as root.
+ * 1 usable, 0 not (why says so). */
+int lab_rt_cputune_usable(char *why, size_t len);
+
+/* Where <cputune> is not usable: every thread of the QEMU running domain
+ * `name` to SCHED_FIFO at prio, first moved to the root cpu cgroup (which
+ * has the RT time) when RT group scheduling is on. Threads QEMU starts
+ * later inherit both. The number of threads set, or -1 with why. */
+int lab_rt_qemu(const char *name, int prio, char *why, size_t len);
+
+/* The kernel's RT throttle: sched_rt_runtime_us, or LONG_MIN if unreadable
+ * (-1 means no throttle). */
+long lab_rt_runtime_us(void);
+
+/* The calling thread under SCHED_FIFO at prio, with SCHED_RESET_ON_FORK so
+ * the children it starts (builds, tools) run normally. *saved gets the old
+ * policy for lab_rt_leave. 0, or -1 (errno) and nothing changed. */
+struct lab_rt_saved {
+    int policy, priority, active;
+};
+int lab_rt_enter(int prio, struct lab_rt_saved *saved);
+void lab_rt_leave(struct lab_rt_saved *saved);
+
+/* The calling process (a forked child before exec: nbdkit) under
+ * SCHED_FIFO at prio; its threads inherit it. 0 or -1 (errno). */
+int lab_rt_self(int prio);
+
+/* The calling thread's total wait on a run queue (ns, the second field of
+ * /proc/thread-self/schedstat), or -1 without schedstat. */
+long long lab_rt_thread_wait_ns(void);
+
+/* A thread's scheduling policy name ("fifo", "other", ...) for tests. */
+const char *lab_rt_policy_name(int policy);
+
+#endif

@@ -1,0 +1,83 @@
+/* Unit tests of host/rt.c and host/qemuproc.c: the vCPU thread names, the
+ * run's real-time note, entering and leaving SCHED_FIFO on the calling
+ * thread (with reset-on-fork, so children run normally). */
+#include <sched.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "qemuproc.h"
+#include "rt.h"
+
+static void test_vcpu_names(void **state)
+{
+    assert_true(lab_qemu_is_vcpu_name("CPU 0/TCG"));
+    assert_true(lab_qemu_is_vcpu_name("CPU 12/KVM"));
+    assert_false(lab_qemu_is_vcpu_name("qemu-system-x86"));
+    assert_false(lab_qemu_is_vcpu_name("IO mon_iothread"));
+    assert_false(lab_qemu_is_vcpu_name("call_rcu"));
+}
+
+static void test_plan_off(void **state)
+{
+    char note[256];
+    assert_int_equal(lab_rt_plan(1, note, sizeof note), 0);
+    assert_string_equal(note, "off: --no-rt");
+}
+
+static void test_plan_on(void **state)
+{
+    char note[256], why[200];
+    int permitted = lab_rt_permitted(why, sizeof why);
+    int prio = lab_rt_plan(0, note, sizeof note);
+    if (permitted) {
+        assert_int_equal(prio, LAB_RT_QEMU_PRIO);
+        assert_non_null(strstr(note, "fifo qemu=10 nbdkit=11"));
+    } else {
+        assert_int_equal(prio, 0);
+        assert_non_null(strstr(note, "off: not permitted"));
+    }
+}
+
+/* The throttle is read, never written. */
+static void test_throttle_read(void **state)
+{
+    long before = lab_rt_runtime_us();
+    char note[256];
+    lab_rt_plan(0, note, sizeof note);
+    assert_true(lab_rt_runtime_us() == before);
+}
+
+static void test_enter_leave(void **state)
+{
+    struct lab_rt_saved saved;
+    if (lab_rt_enter(LAB_RT_READER_PRIO, &saved) < 0)
+        skip(); /* not permitted here */
+    assert_string_equal(lab_rt_policy_name(sched_getscheduler(0)), "fifo");
+    /* A child starts at the normal policy (reset on fork). */
+    pid_t pid = fork();
+    if (pid == 0)
+        _exit(sched_getscheduler(0) == SCHED_OTHER ? 0 : 1);
+    int status = -1;
+    waitpid(pid, &status, 0);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    lab_rt_leave(&saved);
+    assert_string_equal(lab_rt_policy_name(sched_getscheduler(0)), "other");
+    assert_true(lab_rt_thread_wait_ns() >= 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_vcpu_names),    cmocka_unit_test(test_plan_off),
+        cmocka_unit_test(test_plan_on),       cmocka_unit_test(test_throttle_read),
+        cmocka_unit_test(test_enter_leave),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
