@@ -42,8 +42,10 @@ for v in 2.4.22 2.6.9; do
     cat "$tmp/run"
     check "seqread on $v exits 0 (got $rc)" test $rc -eq 0
     run=$(run_id)
-    n=$(sql "SELECT count(*) FROM samples s JOIN cells c ON s.cell = c.id
-             WHERE c.run = $run AND s.bytes = 33554432 AND s.extra LIKE '%verify_errors=0 %'")
+    # The first cell (a run flagged as contended is rerun in another one).
+    first="(SELECT min(id) FROM cells WHERE run = $run)"
+    n=$(sql "SELECT count(*) FROM samples s WHERE s.cell = $first
+             AND s.bytes = 33554432 AND s.extra LIKE '%verify_errors=0 %'")
     check "$v: 3 reads (warm-up + 2) of exactly 32 MiB, every word as written (got $n)" \
         test "$n" -eq 3
     records "$run" >"$tmp/rec"
