@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fixture.h"
 #include "golden.h"
 #include "report.h"
 #include "store.h"
@@ -95,43 +96,34 @@ static void test_reports(void **state)
 }
 
 /* Seed 000's sweep: rows per kernel and readahead, compared per setting. */
+struct sample_count {
+    struct lab_store *st;
+    unsigned n;
+};
+
+static int count_sample(const struct lab_sample *smp, void *ctx)
+{
+    ((struct sample_count *)ctx)->n++;
+    return 0;
+}
+
+static int count_cell_samples(const struct lab_cell_info *ci, void *ctx)
+{
+    struct sample_count *sc = ctx;
+    return lab_store_foreach_sample(sc->st, ci->id, count_sample, sc);
+}
+
 static void test_readahead_sweep(void **state)
 {
-    static const char *const kernels[] = {"2.6.0", "2.6.1-rc1"};
-    /* Seed 000's real times (s) for ra 256, 128, 64, three runs each. */
-    static const double secs[2][3][3] = {
-        {{11.427, 11.963, 11.291}, {9.910, 9.693, 9.733}, {9.107, 9.227, 9.152}},
-        {{11.984, 11.704, 11.886}, {11.120, 11.596, 11.481}, {11.361, 11.655, 11.369}}};
-    static const int ra[] = {256, 128, 64};
-    char *path = lab_asprintf("%s/sweep.db", dir), extra[64];
+    char *path = lab_asprintf("%s/sweep.db", dir);
     struct lab_store *st;
     assert_int_equal(lab_store_open(path, &st), 0);
-    int64_t run = lab_store_run_begin(st, "lab run", "readahead-sweep", "pata-2003");
-    for (int k = 0; k < 2; k++) {
-        int64_t cell = lab_store_cell_begin(st, run, kernels[k], "readahead-sweep",
-                                            "lab.test=seqread lab.reps=4 lab.ra_list=256,128,64");
-        lab_store_cell_set(st, cell, "warmup", "1");
-        int rep = 0;
-        for (int g = 0; g < 3; g++) {
-            for (int i = -1; i < 3; i++) { /* i = -1: the group's warm-up run */
-                double t = i < 0 ? 20.0 : secs[k][g][i];
-                snprintf(extra, sizeof extra, "ra_sectors=%d bs=1048576", ra[g]);
-                struct lab_sample smp = {.cell = cell,
-                                         .rep = rep++,
-                                         .test = "seqread",
-                                         .bytes = 256ULL << 20,
-                                         .real_ns = (int64_t)(t * 1e9),
-                                         .user_ns = 2000000,
-                                         .sys_ns = 1800000000,
-                                         .host_begin_ns = 1,
-                                         .host_end_ns = 1 + (int64_t)(t * 1e9),
-                                         .extra = extra};
-                assert_int_equal(lab_store_add_sample(st, &smp), 0);
-            }
-        }
-        lab_store_cell_end(st, cell, "ok", NULL);
-    }
-    lab_store_run_end(st, run, "ok");
+    /* Seed 000's real times (s) for ra 256, 128, 64, three runs each, after
+     * a warm-up per setting: 2 kernels x 3 settings x 4 samples stored. */
+    int64_t run = fixture_sweep(st);
+    struct sample_count sc = {st, 0};
+    assert_int_equal(lab_store_foreach_cell(st, run, count_cell_samples, &sc), 0);
+    assert_int_equal(sc.n, 24);
     char *text = render(st, run);
     assert_golden("report-readahead-sweep.txt", text);
     free(text);
