@@ -223,8 +223,7 @@ static void store_sample(struct cell_run *c, const struct lab_record *rec, int64
     if (rep < MAX_REPS) {
         struct lab_contention_snap end;
         lab_contention_snap(&c->cont, &end);
-        int flag =
-            lab_contention_extra(&c->snap_begin[rep], &end, s.real_ns, extra, sizeof extra);
+        int flag = lab_contention_extra(&c->snap_begin[rep], &end, s.real_ns, extra, sizeof extra);
         /* Warm-ups are left out anyway: only counted runs are rerun. */
         c->res->flagged += flag && rep >= c->spec->exp->warmup;
     }
@@ -399,20 +398,18 @@ static void wait_poweroff(virDomainPtr dom)
  * run's log directory; the reason then names the kept copy. */
 static void keep_file(struct cell_run *c, const char *src, const char *suffix)
 {
-    size_t len;
-    char *text;
-    if (!c->env->log_dir || !src || !(text = lab_read_file(src, &len)))
+    if (!c->env->log_dir || !src)
         return;
-    char *dst = lab_asprintf("%s/cell-%d-%s.%s", c->env->log_dir, c->spec->index,
-                             c->spec->kernel->name, suffix);
+    char *name = lab_asprintf("cell-%d-%s.%s", c->spec->index, c->spec->kernel->name, suffix);
+    char *dst = lab_keep_copy(src, c->env->log_dir, name);
     /* The run directory goes away: point the reason at the kept copy. */
     char *p = strstr(c->res->reason, src);
-    if (lab_mkdir_p(c->env->log_dir, 0755) == 0 && lab_write_file(dst, text, len) == 0 && p) {
+    if (dst && p) {
         char tail[1024];
         snprintf(tail, sizeof tail, "%s%s", dst, p + strlen(src));
         snprintf(p, sizeof c->res->reason - (size_t)(p - c->res->reason), "%s", tail);
     }
-    free(text);
+    free(name);
     free(dst);
 }
 

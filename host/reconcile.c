@@ -48,15 +48,12 @@ static void keep_logs(const char *cell_dir, const char *log_dir, const char *pre
     };
     for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
         char *src = lab_asprintf("%s/%s", cell_dir, kept[i][0]);
-        size_t len;
-        char *text = lab_read_file(src, &len);
-        if (text && lab_mkdir_p(log_dir, 0755) == 0) {
-            char *dst = lab_asprintf("%s/%s.%s", log_dir, prefix, kept[i][1]);
-            if (lab_write_file(dst, text, len) == 0 && strcmp(kept[i][0], "console.log") == 0)
-                lab_warn("kept the console log of %s as %s", cell_dir, dst);
-            free(dst);
-        }
-        free(text);
+        char *name = lab_asprintf("%s.%s", prefix, kept[i][1]);
+        char *dst = lab_keep_copy(src, log_dir, name);
+        if (dst && strcmp(kept[i][0], "console.log") == 0)
+            lab_warn("kept the console log of %s as %s", cell_dir, dst);
+        free(dst);
+        free(name);
         free(src);
     }
 }

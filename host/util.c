@@ -56,6 +56,21 @@ static void vmessage(const char *level, const char *fmt, va_list ap)
     free(text);
 }
 
+char *lab_keep_copy(const char *src, const char *dir, const char *name)
+{
+    size_t len;
+    char *text = lab_read_file(src, &len), *dst = NULL;
+    if (text && lab_mkdir_p(dir, 0755) == 0) {
+        dst = lab_asprintf("%s/%s", dir, name);
+        if (lab_write_file(dst, text, len) < 0) {
+            free(dst);
+            dst = NULL;
+        }
+    }
+    free(text);
+    return dst;
+}
+
 int lab_fail_into(char *err, size_t errlen, const char *fmt, ...)
 {
     if (err && errlen) {

@@ -10,6 +10,10 @@
  * failing function can end with `return lab_error(...)`. */
 /* For pure parsers that report into a caller's buffer: formats into
  * err[errlen] (when err is not NULL) and returns -1. */
+/* Copies the file src into dir (made if need be) as name; the copy's path
+ * (malloc'd), or NULL when src cannot be read or the copy written. For the
+ * logs a cell's run directory holds, kept before the directory goes. */
+char *lab_keep_copy(const char *src, const char *dir, const char *name);
 int lab_fail_into(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 int lab_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
