@@ -21,6 +21,7 @@
 #include "vm.h"
 #include "rt.h"
 #include "contention.h"
+#include "timing.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -61,6 +62,7 @@ struct cell_run {
     char *stats;   /* the hdd filter's overrun counters, or NULL */
     struct lab_contention cont;
     struct lab_contention_snap snap_begin[MAX_REPS];
+    struct lab_timing timing; /* where the cell's time goes (host/timing.h) */
 };
 
 const char *lab_cell_status_name(enum lab_cell_status s)
@@ -643,6 +645,7 @@ static int prepare(struct cell_run *c, char **xml)
         fail(c, LAB_CELL_FAILED, "cannot build the data disk");
         goto out;
     }
+    lab_timing_mark(&c->timing, LAB_MARK_IMAGES);
     if (start_disk(c, 0, disk) < 0)
         goto out;
     if (uses_second_disk(spec->exp)) {
@@ -657,6 +660,7 @@ static int prepare(struct cell_run *c, char **xml)
             goto out;
         }
     }
+    lab_timing_mark(&c->timing, LAB_MARK_DISKS);
     if (c->env->store) {
         lab_store_cell_set(c->env->store, c->cell_id, "bus", c->bus->name);
         lab_store_cell_set(c->env->store, c->cell_id, "channel",
@@ -702,6 +706,7 @@ int lab_cell_run(const struct lab_cell_env *env, const struct lab_cell_spec *spe
     int64_t t0 = lab_now_ns();
 
     memset(res, 0, sizeof *res);
+    lab_timing_mark(&c->timing, LAB_MARK_START);
     c->env = env;
     c->spec = spec;
     c->res = res;
@@ -744,12 +749,14 @@ int lab_cell_run(const struct lab_cell_env *env, const struct lab_cell_spec *spe
         fail(c, LAB_CELL_INTERRUPTED, "interrupted");
         goto teardown;
     }
+    lab_timing_boot(&c->timing, c->dir, c->console);
     c->start_ns = lab_now_ns();
     dom = lab_vm_start(env->conn, xml);
     if (!dom) {
         fail(c, LAB_CELL_FAILED, "libvirt could not start the guest: %s", lab_vm_last_error());
         goto teardown;
     }
+    lab_timing_mark(&c->timing, LAB_MARK_DOMAIN);
     char *dom_name = lab_vm_domain_name(spec->index, spec->kernel->name);
     if (c->rt_by_lab) {
         char why[200] = "";
@@ -776,6 +783,7 @@ int lab_cell_run(const struct lab_cell_env *env, const struct lab_cell_spec *spe
             lab_store_cell_set(env->store, c->cell_id, "reader_wait_ns", ns);
         }
     }
+    lab_timing_mark(&c->timing, LAB_MARK_AGENT_END);
     if (c->bye && res->status == LAB_CELL_OK && !spec->hello_only)
         wait_poweroff(dom);
     else if (!c->bye && res->status == LAB_CELL_OK)
@@ -797,6 +805,9 @@ teardown:
     }
     lab_rm_rf(c->dir);
     res->total_ns = lab_now_ns() - t0;
+    lab_timing_mark(&c->timing, LAB_MARK_END);
+    lab_timing_finish(&c->timing, env->store, c->cell_id, res->hello_ns, spec->exp->reps,
+                      spec->exp->warmup);
     if (env->store && c->cell_id > 0)
         lab_store_cell_end(env->store, c->cell_id, lab_cell_status_name(res->status),
                            res->status == LAB_CELL_OK ? NULL : res->reason);

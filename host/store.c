@@ -66,6 +66,15 @@ static const char schema_sql[] =
 static const char *const migrations[LAB_STORE_SCHEMA_VERSION] = {
     [1] = "ALTER TABLE runs ADD COLUMN pid INTEGER;"        /* whose lab process the run is */
           "ALTER TABLE runs ADD COLUMN pid_start INTEGER;", /* its start time, against reuse */
+    /* Where a cell's time went (host/timing.h): one row per phase, in order;
+     * ns NULL where the phase could not be measured (note says why). */
+    [2] = "CREATE TABLE cell_phases ("
+          "  cell INTEGER NOT NULL REFERENCES cells(id) ON DELETE CASCADE,"
+          "  seq INTEGER NOT NULL,"
+          "  phase TEXT NOT NULL,"
+          "  ns INTEGER,"
+          "  note TEXT,"
+          "  PRIMARY KEY (cell, phase));",
 };
 
 enum {
@@ -80,6 +89,7 @@ enum {
     S_LAST_RUN,
     S_RUN_ABANDON,
     S_CELLS_ABANDON,
+    S_ADD_PHASE,
     S_COUNT
 };
 
@@ -102,6 +112,10 @@ static const char *const stmt_sql[S_COUNT] = {
                       "WHERE id = ?1 AND status = 'running'",
     [S_CELLS_ABANDON] = "UPDATE cells SET status = 'abandoned', reason = ?2, ended_wall_ns = ?3 "
                         "WHERE run = ?1 AND status = 'running'",
+    [S_ADD_PHASE] =
+        "INSERT INTO cell_phases (cell, seq, phase, ns, note) VALUES (?1, ?2, ?3, ?4, ?5) "
+        "ON CONFLICT (cell, phase) DO UPDATE SET seq = excluded.seq, ns = excluded.ns, "
+        "note = excluded.note",
 };
 
 struct lab_store {
@@ -528,6 +542,44 @@ int lab_store_foreach_fact(struct lab_store *st, int64_t cell,
         if ((cb_rc = cb(col_text(s, 0), col_text(s, 1), ctx)) != 0)
             break;
     return finish_iter(st, s, rc, cb_rc, "list cell facts");
+}
+
+int lab_store_add_phase(struct lab_store *st, int64_t cell, int seq, const char *phase, int64_t ns,
+                        const char *note)
+{
+    if (!phase)
+        return lab_error("result store %s: cell phase without a name", st->path);
+    sqlite3_stmt *s = get(st, S_ADD_PHASE);
+    sqlite3_bind_int64(s, 1, cell);
+    sqlite3_bind_int(s, 2, seq);
+    bind_text(s, 3, phase);
+    if (ns >= 0)
+        sqlite3_bind_int64(s, 4, ns);
+    else
+        sqlite3_bind_null(s, 4);
+    bind_text(s, 5, note);
+    int rc = step_write(st, s, "add cell phase", cell, 0);
+    put(st, s);
+    return rc;
+}
+
+int lab_store_foreach_phase(struct lab_store *st, int64_t cell,
+                            int (*cb)(int seq, const char *phase, int64_t ns, const char *note,
+                                      void *),
+                            void *ctx)
+{
+    sqlite3_stmt *s = prepare_iter(
+        st, "SELECT seq, phase, ns, note FROM cell_phases WHERE cell = ?1 ORDER BY seq, phase");
+    if (!s)
+        return -1;
+    sqlite3_bind_int64(s, 1, cell);
+    int rc, cb_rc = 0;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        int64_t ns = sqlite3_column_type(s, 2) == SQLITE_NULL ? -1 : sqlite3_column_int64(s, 2);
+        if ((cb_rc = cb(sqlite3_column_int(s, 0), col_text(s, 1), ns, col_text(s, 3), ctx)) != 0)
+            break;
+    }
+    return finish_iter(st, s, rc, cb_rc, "list cell phases");
 }
 
 int lab_store_foreach_record(struct lab_store *st, int64_t cell,

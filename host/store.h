@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LAB_STORE_SCHEMA_VERSION 2 /* 2: runs.pid, runs.pid_start */
+#define LAB_STORE_SCHEMA_VERSION 3 /* 2: runs.pid, runs.pid_start; 3: cell_phases */
 
 struct lab_store;
 
@@ -79,6 +79,17 @@ int lab_store_foreach_fact(struct lab_store *st, int64_t cell,
                            int (*cb)(const char *key, const char *value, void *), void *ctx);
 int lab_store_foreach_sample(struct lab_store *st, int64_t cell,
                              int (*cb)(const struct lab_sample *, void *), void *ctx);
+
+/* Where a cell's time went (host/timing.h): phase `seq` (its order), its
+ * duration in ns, or ns < 0 for a phase that could not be measured, and a
+ * note (may be NULL). Setting a phase again replaces it. A store older than
+ * schema 3 has no phases: foreach_phase finds none. */
+int lab_store_add_phase(struct lab_store *st, int64_t cell, int seq, const char *phase, int64_t ns,
+                        const char *note);
+int lab_store_foreach_phase(struct lab_store *st, int64_t cell,
+                            int (*cb)(int seq, const char *phase, int64_t ns, const char *note,
+                                      void *),
+                            void *ctx);
 
 /* The agent's raw lines of a cell, as received. */
 int lab_store_foreach_record(struct lab_store *st, int64_t cell,
