@@ -1,11 +1,16 @@
 /* The kernel builder; see build.h. */
 #include "kernels/build.h"
 
-#include "hash.h"
+#include "common/hash.h"
 #include "kernels/compat.h"
 #include "kernels/toolchain.h"
 #include "kernels/user.h"
-#include "util.h"
+#include "common/clock.h"
+#include "common/file.h"
+#include "common/msg.h"
+#include "common/paths.h"
+#include "common/proc.h"
+#include "common/str.h"
 
 #include <errno.h>
 #include <ftw.h>
@@ -89,54 +94,16 @@ int lab_makefile_version(const char *mk, char *out, size_t len)
     return 0;
 }
 
-/* Shell quoting for one word. */
-static char *q(const char *s)
-{
-    size_t n = 3;
-    for (const char *p = s; *p; p++)
-        n += *p == '\'' ? 4 : 1;
-    char *o = lab_xcalloc(n, 1), *w = o;
-    *w++ = '\'';
-    for (const char *p = s; *p; p++) {
-        if (*p == '\'') {
-            memcpy(w, "'\\''", 4);
-            w += 4;
-        } else {
-            *w++ = *p;
-        }
-    }
-    *w++ = '\'';
-    return o;
-}
-
-/* Runs a shell command; stdout to *out (malloc'd) when out is not NULL. */
+/* The shell command's stdout to *out (malloc'd) when out is not NULL. */
 static int sh_capture(const char *cmd, char **out)
 {
-    FILE *p = popen(cmd, "r");
-    if (!p)
+    char *text = lab_capture(cmd);
+    if (!text)
         return -1;
-    size_t cap = 8192, len = 0, n;
-    char *buf = lab_xcalloc(cap, 1);
-    while ((n = fread(buf + len, 1, cap - len - 1, p)) > 0) {
-        len += n;
-        if (len + 1 == cap) {
-            char *b = realloc(buf, cap * 2);
-            if (!b)
-                abort();
-            buf = b;
-            cap *= 2;
-        }
-    }
-    buf[len] = '\0';
-    int st = pclose(p);
-    if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-        free(buf);
-        return -1;
-    }
     if (out)
-        *out = buf;
+        *out = text;
     else
-        free(buf);
+        free(text);
     return 0;
 }
 
@@ -144,22 +111,6 @@ static int sh_log(const char *cmd, const char *log)
 {
     char *argv[] = {"sh", "-c", (char *)cmd, NULL};
     return lab_spawn_wait(argv, log);
-}
-
-static void show_log_tail(const char *log, int lines)
-{
-    size_t len;
-    char *s = lab_read_file(log, &len);
-    if (!s)
-        return;
-    while (len && s[len - 1] == '\n')
-        s[--len] = '\0';
-    size_t start = len;
-    for (int n = 0; start > 0; start--)
-        if (s[start - 1] == '\n' && ++n == lines)
-            break;
-    fprintf(stderr, "%s\n", s + start);
-    free(s);
 }
 
 enum src_kind { SRC_TARBALL, SRC_DIR, SRC_GIT };
@@ -252,7 +203,7 @@ static int source_open(const struct lab_build_spec *b, struct source *s)
         return lab_error("%s: %s", b->src, strerror(errno));
 
     if (s->kind == SRC_GIT) {
-        char *qp = q(s->path), *qr = q(s->ref), *tree = NULL;
+        char *qp = lab_shell_quote(s->path), *qr = lab_shell_quote(s->ref), *tree = NULL;
         cmd = lab_asprintf("git -C %s rev-parse --verify -q %s^{tree}", qp, qr);
         int rc = sh_capture(cmd, &tree);
         free(cmd);
@@ -276,7 +227,7 @@ static int source_open(const struct lab_build_spec *b, struct source *s)
             return lab_error("%s has no Makefile: not a kernel tree", s->path);
     } else {
         /* Only the top directory's Makefile; tar stops at the first. */
-        char *qp = q(s->path);
+        char *qp = lab_shell_quote(s->path);
         cmd = lab_asprintf("tar -xOf %s --wildcards --no-wildcards-match-slash --occurrence=1 "
                            "'*/Makefile' 2>/dev/null",
                            qp);
@@ -321,7 +272,7 @@ static int have_ccache(void)
  * 2.4's config.in/Config.in. One pass over the tree; malloc'd, or NULL. */
 static char *tree_options(const char *srcdir)
 {
-    char *qd = q(srcdir), *out = NULL;
+    char *qd = lab_shell_quote(srcdir), *out = NULL;
     char *cmd = lab_asprintf(
         "cd %s && { find . -name 'Kconfig*' -print0 | xargs -0 grep -hoE "
         "'^[[:space:]]*(menu)?config[[:space:]]+[A-Za-z0-9_]+' 2>/dev/null | "
@@ -507,7 +458,7 @@ int lab_kernel_build(const struct lab_build_spec *b, char **name_out)
     /* Sources into a work tree (tarball, git) or built out of tree (dir). */
     log = lab_asprintf("%s/%.*s.log", top, LAB_HASH_SHORT, hex);
     unlink(log);
-    char *qsrc = q(src.path);
+    char *qsrc = lab_shell_quote(src.path);
     const char *srcdir;
     if (src.kind == SRC_DIR && !era) {
         struct lab_hash hd;
@@ -527,13 +478,13 @@ int lab_kernel_build(const struct lab_build_spec *b, char **name_out)
         lab_rm_rf(work);
         if (lab_mkdir_p(work, 0755) < 0)
             goto out_q;
-        char *qw = q(work);
+        char *qw = lab_shell_quote(work);
         if (src.kind == SRC_TARBALL)
             cmd = lab_asprintf("tar -xf %s -C %s --strip-components=1", qsrc, qw);
         else if (src.kind == SRC_DIR) /* fixups apply: never to the user's tree */
             cmd = lab_asprintf("cp -a %s/. %s/ && rm -rf %s/.git", qsrc, qw, qw);
         else {
-            char *qr = q(src.ref);
+            char *qr = lab_shell_quote(src.ref);
             cmd = lab_asprintf("git -C %s archive --format=tar %s | tar -x -C %s", qsrc, qr, qw);
             free(qr);
         }
@@ -541,7 +492,7 @@ int lab_kernel_build(const struct lab_build_spec *b, char **name_out)
         fprintf(stderr, "lab: unpacking %s into %s\n", src.path, work);
         if (sh_log(cmd, log) != 0) {
             lab_error("unpacking %s failed (log %s)", src.path, log);
-            show_log_tail(log, 5);
+            lab_log_tail(log, 5, "");
             goto out_q;
         }
         srcdir = work;
@@ -556,15 +507,15 @@ int lab_kernel_build(const struct lab_build_spec *b, char **name_out)
     const char *bdir = objdir ? objdir : work;
     int64_t t0 = lab_now_ns();
     /* make with the prefix, the tree, O=, ARCH and the compiler */
-    char *qs = q(srcdir), *qo = objdir ? q(objdir) : NULL;
+    char *qs = lab_shell_quote(srcdir), *qo = objdir ? lab_shell_quote(objdir) : NULL;
     struct lab_compat_vars cv = {0};
     if (era)
         lab_compat_vars_for(kv, carch, &cv);
     char *ccv = lab_asprintf("%s%s%s%s", have_ccache() ? "ccache " : "", cc,
                              cv.cflags && *cv.cflags ? " " : "", cv.cflags ? cv.cflags : "");
-    char *qcc = q(ccv);
-    char *qhcc = q(cc);
-    char *qas = cv.as && *cv.as ? q(cv.as) : NULL, *qld = cv.ld && *cv.ld ? q(cv.ld) : NULL;
+    char *qcc = lab_shell_quote(ccv);
+    char *qhcc = lab_shell_quote(cc);
+    char *qas = cv.as && *cv.as ? lab_shell_quote(cv.as) : NULL, *qld = cv.ld && *cv.ld ? lab_shell_quote(cv.ld) : NULL;
     make = lab_asprintf("%s%smake -C %s%s%s ARCH=%s CC=%s HOSTCC=%s%s%s%s%s",
                         b->wrap ? b->wrap : "", b->wrap ? " " : "", qs, qo ? " O=" : "",
                         qo ? qo : "", is32 ? "i386" : "x86_64", qcc, qhcc, qas ? " AS=" : "",
@@ -635,7 +586,7 @@ int lab_kernel_build(const struct lab_build_spec *b, char **name_out)
     }
     if (bad) {
         lab_error("configuring linux %s failed (log %s)", version, log);
-        show_log_tail(log, 10);
+        lab_log_tail(log, 10, "");
         free(config_path);
         goto out_q;
     }
@@ -663,7 +614,7 @@ int lab_kernel_build(const struct lab_build_spec *b, char **name_out)
         }
         if (fixed <= 0) {
             lab_error("building linux %s failed (log %s)", version, log);
-            show_log_tail(log, 15);
+            lab_log_tail(log, 15, "");
             free(config_path);
             goto out_q;
         }
@@ -688,9 +639,9 @@ int lab_kernel_build(const struct lab_build_spec *b, char **name_out)
         goto out_q;
     }
     chmod(tmp, 0755);
-    char *qb = q(built), *qc = q(config_path), *qt = q(tmp), *ql = q(log);
+    char *qb = lab_shell_quote(built), *qc = lab_shell_quote(config_path), *qt = lab_shell_quote(tmp), *ql = lab_shell_quote(log);
     char *smap = lab_asprintf("%s/System.map", bdir);
-    char *qm = q(smap);
+    char *qm = lab_shell_quote(smap);
     free(cmd);
     /* System.map next to bzImage (symbol resolution of /proc/profile) */
     cmd = lab_asprintf("cp %s %s/bzImage && cp %s %s/config && cp %s %s/build.log && "
