@@ -15,7 +15,7 @@ AGENT_CFLAGS := -static -nostdlib -ffreestanding -fno-stack-protector -fno-pie -
                 -fno-tree-loop-distribute-patterns -fno-builtin-memcpy -fno-builtin-memset \
                 -ffunction-sections -fdata-sections -Wl,--gc-sections -Wl,--build-id=none \
                 -Wl,-z,noexecstack -Wl,-z,max-page-size=4096 \
-                -std=gnu11 $(WARN) -I$(AGENT_DIR)
+                -std=gnu11 $(WARN) -I.
 
 # Fails (and removes the binary) unless the last PT_LOAD is writable.
 define agent_check_last_load

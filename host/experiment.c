@@ -1,6 +1,8 @@
 /* Experiment files: "key = value" lines checked against one table. */
-#include "experiment.h"
-#include "util.h"
+#include "host/experiment.h"
+#include "common/file.h"
+#include "common/msg.h"
+#include "common/str.h"
 
 #include <ctype.h>
 #include <errno.h>

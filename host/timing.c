@@ -1,6 +1,7 @@
 /* Where a cell's time goes. See timing.h. */
-#include "timing.h"
-#include "util.h"
+#include "host/timing.h"
+#include "common/clock.h"
+#include "common/str.h"
 
 #include <ctype.h>
 #include <errno.h>

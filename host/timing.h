@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "store.h"
+#include "host/store.h"
 
 /* Host-side boundaries, in the order a cell passes them. */
 enum lab_timing_mark {

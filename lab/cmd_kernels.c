@@ -1,18 +1,21 @@
 /* lab kernels: the catalog, which kernels are already in the cache, what
  * each kernel's era means for a cell (kernels/era.h), user kernels (add,
  * remove: kernels/user.h) and the builder (kernels/build.h). */
-#include "build.h"
-#include "catalog.h"
-#include "compat.h"
-#include "commands.h"
-#include "era.h"
-#include "fetch.h"
-#include "kconfig.h"
-#include "toolchain.h"
-#include "user.h"
-#include "session.h"
-#include "smoke.h"
-#include "util.h"
+#include "kernels/build.h"
+#include "kernels/catalog.h"
+#include "kernels/compat.h"
+#include "lab/commands.h"
+#include "kernels/era.h"
+#include "kernels/fetch.h"
+#include "kernels/kconfig.h"
+#include "kernels/toolchain.h"
+#include "kernels/user.h"
+#include "lab/session.h"
+#include "host/smoke.h"
+#include "common/interrupt.h"
+#include "common/msg.h"
+#include "common/paths.h"
+#include "common/str.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -347,14 +350,6 @@ static int kernels_build(int argc, char **argv)
     return rc;
 }
 
-static void fmt_gcc(int v, char *buf, size_t len)
-{
-    if (v % 100 == 99)
-        snprintf(buf, len, "%d", v / 100);
-    else
-        snprintf(buf, len, "%d.%d", v / 100, v % 100);
-}
-
 static void print_range(const struct lab_compat_range *r, char *buf, size_t len)
 {
     char from[32], until[32] = "";
@@ -394,16 +389,16 @@ static void toolchain_for(lab_kver v, const char *vs, const char *arch,
     const struct lab_toolchain_row *r = lab_toolchain_for(v);
     if (r) {
         char lo[16], hi[16] = "any";
-        fmt_gcc(r->gcc_min, lo, sizeof lo);
+        lab_toolchain_fmt_gcc(r->gcc_min, lo, sizeof lo);
         if (r->gcc_max)
-            fmt_gcc(r->gcc_max, hi, sizeof hi);
+            lab_toolchain_fmt_gcc(r->gcc_max, hi, sizeof hi);
         printf("  native: gcc %s..%s (%s)\n", lo, hi, r->source);
     }
     const struct lab_compat_cover *c = lab_compat_covers(v, a);
     if (c) {
         char lo[16], hi[16];
         snprintf(lo, sizeof lo, "%d", c->gcc_min / 100); /* from N.0 */
-        fmt_gcc(c->gcc_max, hi, sizeof hi);
+        lab_toolchain_fmt_gcc(c->gcc_max, hi, sizeof hi);
         printf("  era compat layer: covered with gcc %s..%s (%s)\n", lo, hi, c->note);
     } else {
         printf("  era compat layer: not covered\n");
@@ -481,9 +476,9 @@ static int kernels_toolchain(int argc, char **argv)
         if (r->until)
             lab_kver_format(r->until, until, sizeof until);
         snprintf(range, sizeof range, "%s..%s%s", from, r->until ? "<" : "", until);
-        fmt_gcc(r->gcc_min, lo, sizeof lo);
+        lab_toolchain_fmt_gcc(r->gcc_min, lo, sizeof lo);
         if (r->gcc_max)
-            fmt_gcc(r->gcc_max, hi, sizeof hi);
+            lab_toolchain_fmt_gcc(r->gcc_max, hi, sizeof hi);
         printf("%-22s %-9s %-9s %-9s %s\n", range, lo, hi, r->hint, r->source);
     }
     printf("\nEra compat layer: these build with the host's gcc (flags and fixups; "
@@ -493,7 +488,7 @@ static int kernels_toolchain(int argc, char **argv)
         char range[80], lo[16], hi[16];
         print_range(&c->r, range, sizeof range);
         snprintf(lo, sizeof lo, "%d", c->gcc_min / 100); /* from N.0 */
-        fmt_gcc(c->gcc_max, hi, sizeof hi);
+        lab_toolchain_fmt_gcc(c->gcc_max, hi, sizeof hi);
         printf("%-28s gcc %s..%s  %s\n", range, lo, hi, c->note);
     }
     print_verified();

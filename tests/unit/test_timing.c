@@ -11,9 +11,9 @@
 
 #include <cmocka.h>
 
-#include "store.h"
-#include "timing.h"
-#include "util.h"
+#include "host/store.h"
+#include "host/timing.h"
+#include "common/file.h"
 
 #define MS 1000000LL
 
