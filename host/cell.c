@@ -395,6 +395,13 @@ static void pump(struct cell_run *c, virDomainPtr dom)
     }
 }
 
+/* After bye the agent powers the guest off; give it a moment, then force. */
+static void wait_poweroff(virDomainPtr dom)
+{
+    for (int i = 0; i < 100 && lab_vm_running(dom) && !lab_interrupted; i++)
+        usleep(100 * 1000);
+}
+
 /* Keeps src (a file in the run directory) as cell-N-KERNEL.SUFFIX in the
  * run's log directory; the reason then names the kept copy. */
 static void keep_file(struct cell_run *c, const char *src, const char *suffix)
@@ -782,10 +789,10 @@ int lab_cell_run(const struct lab_cell_env *env, const struct lab_cell_spec *spe
             lab_store_cell_set(env->store, c->cell_id, "reader_wait_ns", ns);
         }
     }
-    /* After bye the guest has nothing left to say: it is destroyed at
-     * once, not waited for while it powers off (README: "Fast cells"). */
     lab_timing_mark(&c->timing, LAB_MARK_AGENT_END);
-    if (!c->bye && res->status == LAB_CELL_OK)
+    if (c->bye && res->status == LAB_CELL_OK && !spec->hello_only)
+        wait_poweroff(dom);
+    else if (!c->bye && res->status == LAB_CELL_OK)
         fail(c, LAB_CELL_FAILED, "agent channel closed before bye (console: %s)", c->console);
 
 teardown:
