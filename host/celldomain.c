@@ -34,6 +34,16 @@ char *lab_cell_agent_params(const struct lab_era *era, const struct lab_bus *bus
     return params;
 }
 
+/* The console's log level: 4 (warnings and worse) keeps the serial console
+ * short; LAB_KERNEL_LOGLEVEL=7 (0..8) prints the kernel's boot, whose printk
+ * times split a cell's boot into firmware, decompression and kernel init
+ * (host/timing.h; `make bench` takes its breakdown boots so). */
+static unsigned console_loglevel(void)
+{
+    const char *env = getenv("LAB_KERNEL_LOGLEVEL");
+    return env && env[0] >= '0' && env[0] <= '8' && !env[1] ? (unsigned)(env[0] - '0') : 4;
+}
+
 /* Only what the kernel itself reads: the agent's parameters are a file in
  * the boot image (lab_cell_agent_params), so the line fits every era's
  * COMMAND_LINE_SIZE (256 bytes before 2.6.24, where longer lines are cut
@@ -61,8 +71,8 @@ static char *kernel_cmdline(const struct lab_era *era, const struct lab_experime
      * + timer doesn't work!", seen here at load 20 with 6.1 and 6.12). */
     const char *modern = era->version >= LAB_KV(3, 0, 0) ? " printk.time=1 no_timer_check" : "";
     const char *prof = exp->kprofile ? " profile=2" : "";
-    return lab_asprintf("console=ttyS0 panic=1 loglevel=4%s%s%s%s%s%s", root, noapic, modern, prof,
-                        sched.boot_param[0] ? " " : "", sched.boot_param);
+    return lab_asprintf("console=ttyS0 panic=1 loglevel=%u%s%s%s%s%s%s", console_loglevel(), root,
+                        noapic, modern, prof, sched.boot_param[0] ? " " : "", sched.boot_param);
 }
 
 /* QEMU 7.2's pc (pc-i440fx-7.2) reserves e820 space at 0xfd00000000, and
