@@ -65,19 +65,24 @@ static const char schema_sql[] =
     "  line TEXT NOT NULL);"
     "CREATE INDEX records_cell ON records(cell);";
 
+/* Where a cell's time went (host/timing.h): one row per phase, in order;
+ * ns NULL where the phase could not be measured (note says why). Also made
+ * on every open when missing: a file another branch of the lab took to
+ * schema 3 with its own tables must still take the phases. */
+#define CELL_PHASES_SQL                                                                            \
+    "CREATE TABLE IF NOT EXISTS cell_phases ("                                                     \
+    "  cell INTEGER NOT NULL REFERENCES cells(id) ON DELETE CASCADE,"                              \
+    "  seq INTEGER NOT NULL,"                                                                      \
+    "  phase TEXT NOT NULL,"                                                                       \
+    "  ns INTEGER,"                                                                                \
+    "  note TEXT,"                                                                                 \
+    "  PRIMARY KEY (cell, phase));"
+
 /* migrations[v] takes a version-v file to v + 1; schema_sql is version 1. */
 static const char *const migrations[LAB_STORE_SCHEMA_VERSION] = {
     [1] = "ALTER TABLE runs ADD COLUMN pid INTEGER;"        /* whose lab process the run is */
           "ALTER TABLE runs ADD COLUMN pid_start INTEGER;", /* its start time, against reuse */
-    /* Where a cell's time went (host/timing.h): one row per phase, in order;
-     * ns NULL where the phase could not be measured (note says why). */
-    [2] = "CREATE TABLE cell_phases ("
-          "  cell INTEGER NOT NULL REFERENCES cells(id) ON DELETE CASCADE,"
-          "  seq INTEGER NOT NULL,"
-          "  phase TEXT NOT NULL,"
-          "  ns INTEGER,"
-          "  note TEXT,"
-          "  PRIMARY KEY (cell, phase));",
+    [2] = CELL_PHASES_SQL,
 };
 
 enum {
@@ -178,6 +183,8 @@ static int setup_schema(struct lab_store *st)
     for (int i = v ? v : 1; i < LAB_STORE_SCHEMA_VERSION; i++)
         if (exec(st, migrations[i]) < 0)
             goto fail;
+    if (exec(st, CELL_PHASES_SQL) < 0)
+        goto fail;
     if (v != LAB_STORE_SCHEMA_VERSION) {
         char sql[64];
         snprintf(sql, sizeof sql, "PRAGMA user_version = %d", LAB_STORE_SCHEMA_VERSION);
