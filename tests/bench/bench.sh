@@ -2,7 +2,8 @@
 # Benchmarks: figures, not pass/fail. Boot-to-agent time per default
 # kernel and for the lab's own minimal build, cell overhead, run-to-run
 # variation, and the era disks' fidelity: what a real guest measures against
-# the timing model's analytic figure. Sections: boot kernel variation
+# the timing model's analytic figure; with each boot figure, where the
+# cells' time went (lab show --timing) and the load average. Sections: boot kernel variation
 # fidelity hostcache era load twin; `tests/bench/bench.sh build fidelity`
 # runs one. load: seqread on pata-2003 idle and under two CPU hogs, with
 # and without real-time cells; twin: a kernel against a copy of itself
@@ -40,10 +41,10 @@ boots() {
     "$lab" show --timing "$(last)" | sed -n '3,$p' | sed 's/^/    /'
 }
 # Five boots of kernel $1 in one run (one cell each, 1 run of 16 MiB after
-# the warm-up), then its figures.
-# Then two boots with the kernel's boot on the console (loglevel 7): their
-# printk times split the boot into firmware, decompression and kernel init;
-# the console's own cost is in those two, not in the five.
+# the warm-up; a contended one adds a rerun cell), then its figures; then
+# two boots with the kernel's boot on the console (loglevel 7), whose printk
+# times split the boot into firmware, decompression and kernel init (the
+# console's own cost is in those two, not in the five).
 five_boots() {
     local before; before=$(loadavg)
     run --kernels "$1" --boots 5 --reps 1 --set file_size=16M
