@@ -210,6 +210,15 @@ int lab_timing_phases(const struct lab_timing *t, int64_t hello_ns,
     n = add(out, n, max, "kernel init to /init", span(entry, c->init), note);
     n = add(out, n, max, "= domain start to /init", span(m[LAB_MARK_DOMAIN], c->init),
             c->init ? NULL : "the agent's first console line was not seen");
+    /* Without printk times (2.4, 2.6 before 2.6.11) the banner's arrival
+     * still splits the boot: it is printed first and shown once the console
+     * driver starts, early in start_kernel, so the firmware part carries
+     * the decompression and the kernel's first steps. */
+    if (!entry && c->kernel) {
+        n = add(out, n, max, "  firmware to the kernel's banner",
+                span(m[LAB_MARK_DOMAIN], c->kernel), NULL);
+        n = add(out, n, max, "  the kernel's banner to /init", span(c->kernel, c->init), NULL);
+    }
     n = add(out, n, max, "agent: modules, devices, channel", span(c->init, hello_ns),
             !hello_ns ? "no hello"
             : c->init ? NULL
