@@ -1,6 +1,7 @@
 /* The result store: one SQLite file holding runs, their cells, every sample
- * and every raw agent line. Durable as it goes: each call commits on its own
- * (WAL mode), so an interrupted run keeps everything measured until then.
+ * and every raw agent line, and the bisections (host/store_bisect.h).
+ * Durable as it goes: each call commits on its own (WAL mode), so an
+ * interrupted run keeps everything measured until then.
  *
  * Errors are reported with lab_error (including sqlite3_errmsg) and returned
  * as -1 (or NULL). A store may be used from several threads: calls are
@@ -11,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LAB_STORE_SCHEMA_VERSION 2 /* 2: runs.pid, runs.pid_start */
+#define LAB_STORE_SCHEMA_VERSION 3 /* 2: runs.pid, runs.pid_start; 3: the bisection tables */
 
 struct lab_store;
 

@@ -14,6 +14,7 @@
 #include "host/profile.h"
 #include "host/stats.h"
 #include "host/store.h"
+#include "host/store_bisect.h"
 #include "host/rt.h"
 #include "host/smoke.h"
 #include "common/proc.h"
@@ -493,12 +494,12 @@ static void print_step_line(const struct lab_bisect_step *s, const char *unit)
 }
 
 /* The stored bisection as JUnit: written from the store, like --show. */
-static int write_junit(struct lab_bisect_db *db, int64_t id, const char *path)
+static int write_junit(struct lab_store *db, int64_t id, const char *path)
 {
     struct lab_bisect_info info;
     struct lab_bisect_step *steps;
     size_t n;
-    if (lab_bisect_db_load(db, id, &info, &steps, &n) != 0)
+    if (lab_store_bisect_load(db, id, &info, &steps, &n) != 0)
         return lab_error("cannot read bisection %lld back for --junit", (long long)id);
     int rc = lab_junit_write_bisect(&info, steps, n, path);
     free(steps);
@@ -507,17 +508,17 @@ static int write_junit(struct lab_bisect_db *db, int64_t id, const char *path)
 
 static int do_show(const struct bisect_opts *o)
 {
-    struct lab_bisect_db *db;
-    if (lab_bisect_db_open(lab_store_path(), &db) < 0)
+    struct lab_store *db;
+    if (lab_store_open(lab_store_path(), &db) < 0)
         return 1;
     int rc;
     if (o->list) {
-        rc = lab_bisect_db_list(db, stdout) < 0;
+        rc = lab_store_bisect_list(db, stdout) < 0;
     } else {
         struct lab_bisect_info info;
         struct lab_bisect_step *steps;
         size_t n;
-        rc = lab_bisect_db_load(db, o->show_id, &info, &steps, &n);
+        rc = lab_store_bisect_load(db, o->show_id, &info, &steps, &n);
         if (rc == 1) {
             lab_error("no bisection %s", o->show_id < 0 ? "stored" : "with that id");
         } else if (rc == 0) {
@@ -535,7 +536,7 @@ static int do_show(const struct bisect_opts *o)
         }
         rc = rc != 0;
     }
-    lab_bisect_db_close(db);
+    lab_store_close(db);
     return rc;
 }
 
@@ -581,7 +582,6 @@ int cmd_bisect(int argc, char **argv)
 
     rc = 1;
     struct lab_session session;
-    struct lab_bisect_db *db = NULL;
     if (lab_session_open(&session, argc, argv, c.exp.name, c.profile.name) < 0)
         goto out_exp;
     c.env = session.env;
@@ -590,10 +590,7 @@ int cmd_bisect(int argc, char **argv)
     c.session = &session;
     int64_t run = session.env.run_id;
     char *cmdline = session.command_line;
-    if (lab_bisect_db_open(lab_store_path(), &db) < 0) {
-        lab_store_run_end(c.st, run, "failed");
-        goto out_session;
-    }
+    struct lab_store *db = c.st; /* the bisection's tables are the store's */
     struct lab_bisect_row row = {.run = run,
                                  .command_line = cmdline,
                                  .repo = o.repo,
@@ -605,7 +602,7 @@ int cmd_bisect(int argc, char **argv)
                                  .threshold_pct = o.threshold,
                                  .reps = o.reps,
                                  .max_reps = o.max_reps};
-    int64_t bid = lab_bisect_db_begin(db, &row);
+    int64_t bid = lab_store_bisect_begin(db, &row);
     int64_t t_start = lab_now_ns();
 
     const char *unit = c.metric->unit;
@@ -670,7 +667,7 @@ int cmd_bisect(int argc, char **argv)
         }
     if (stopped(&c) || message[0]) {
         for (size_t i = 0; i < nsteps; i++)
-            fill_stats(&steps[i], i ? &vbad : &vgood), lab_bisect_db_add_step(db, bid, &steps[i]);
+            fill_stats(&steps[i], i ? &vbad : &vgood), lab_store_bisect_add_step(db, bid, &steps[i]);
         if (!message[0])
             snprintf(message, sizeof message, "%.400s", c.stop_why);
         status = c.stop == LAB_STOP_INTERRUPTED ? "interrupted" : "failed";
@@ -685,7 +682,7 @@ int cmd_bisect(int argc, char **argv)
     steps[1].d_good = ends.cmp.cohen_d;
     snprintf(steps[1].reason, sizeof steps[1].reason, "%s", ends.reason);
     for (size_t i = 0; i < nsteps; i++)
-        lab_bisect_db_add_step(db, bid, &steps[i]);
+        lab_store_bisect_add_step(db, bid, &steps[i]);
     if (!ends.differ) {
         printf("\n");
         lab_bisect_print_table(stdout, steps, nsteps, unit);
@@ -796,7 +793,7 @@ int cmd_bisect(int argc, char **argv)
                              : s->verdict == LAB_BISECT_BAD ? LAB_BISECT_BAD
                                                             : LAB_BISECT_SKIP;
         print_step_line(s, unit);
-        lab_bisect_db_add_step(db, bid, s);
+        lab_store_bisect_add_step(db, bid, s);
     }
 
     printf("\n");
@@ -838,7 +835,7 @@ int cmd_bisect(int argc, char **argv)
             (double)(lab_now_ns() - t_start) / 1e9, (long long)bid);
 
 done:
-    lab_bisect_db_end(db, bid, status, first_bad[0] ? first_bad : NULL,
+    lab_store_bisect_end(db, bid, status, first_bad[0] ? first_bad : NULL,
                       first_bad[0] ? first_subject : NULL, message);
     if (o.junit && write_junit(db, bid, o.junit) < 0 && rc == 0)
         rc = 1;
@@ -850,8 +847,6 @@ done:
     values_free(&vbad);
     free(states);
     free(steps);
-    lab_bisect_db_close(db);
-out_session:
     lab_session_close(&session);
 out_exp:
     lab_experiment_free(&c.exp);
