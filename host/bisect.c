@@ -35,6 +35,15 @@ const struct lab_metric *lab_metric_at(size_t i)
     return i < NMETRICS ? &metrics[i].m : NULL;
 }
 
+void lab_metric_help(FILE *out)
+{
+    for (size_t i = 0; i < NMETRICS; i++) {
+        const struct lab_metric *m = &metrics[i].m;
+        fprintf(out, "  %-5s %-5s %s; %s is better\n", m->name, m->unit, m->formula,
+                m->higher_is_better ? "higher" : "lower");
+    }
+}
+
 static double extra_value(const char *extra, const char *key)
 {
     size_t kl = strlen(key);

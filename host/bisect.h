@@ -1,7 +1,8 @@
 /* Statistical performance bisection (`lab bisect`): the metrics a step is
  * judged by, the good/bad decision of a step from repeated samples, the
  * choice of the next commit (git bisect's, with skips), the evidence table.
- * All pure functions; the stored rows are host/store_bisect.h.
+ * All pure functions. The loop that uses them is host/bisectdriver.h; the
+ * stored rows are host/store_bisect.h.
  *
  * The decision rule (alpha = LAB_STATS_ALPHA, Welch's two-sided p):
  *   endpoints: they differ iff n_good, n_bad >= 2, p(good, bad) < alpha and
@@ -41,6 +42,8 @@ struct lab_metric {
 };
 const struct lab_metric *lab_metric_find(const char *name); /* NULL if unknown */
 const struct lab_metric *lab_metric_at(size_t i);           /* NULL past the end */
+/* One line per metric for --help: name, unit, formula, which side is better. */
+void lab_metric_help(FILE *out);
 /* The metric's value of one sample; NAN when the sample cannot give it
  * (zero time, no request count). */
 double lab_metric_value(const struct lab_metric *m, const struct lab_sample *s);
