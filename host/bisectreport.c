@@ -53,7 +53,7 @@ static void endpoints_line(FILE *f, const struct lab_bisect_event *ev)
 
 void lab_bisect_report_line(void *ctx, const struct lab_bisect_event *ev)
 {
-    FILE *f = ctx ? ctx : stderr;
+    FILE *f = stderr;
     const struct lab_bisect_step *s = ev->step;
     switch (ev->kind) {
     case LAB_BISECT_EV_BEGIN:

@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 /* A report hook (struct lab_bisect_hooks) printing one line per event to
- * ctx, a FILE * (NULL: stderr). */
+ * stderr; ctx is not used (it is the stop hook's). */
 void lab_bisect_report_line(void *ctx, const struct lab_bisect_event *ev);
 
 /* The closing report of a driven bisection: to out, and its failures as

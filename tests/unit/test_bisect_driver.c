@@ -11,14 +11,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 #include <sqlite3.h>
 
 #include "host/bisectdriver.h"
+#include "host/bisectreport.h"
 #include "host/store.h"
 #include "host/store_bisect.h"
+#include "common/file.h"
 #include "common/str.h"
 
 #define MAX_COMMITS 16
@@ -118,7 +121,7 @@ static void fake_report(void *ctx, const struct lab_bisect_event *ev)
     f->events[ev->kind]++;
 }
 
-static char path[64];
+static char path[64], lines_path[80];
 
 static int setup(void **state)
 {
@@ -150,13 +153,15 @@ static int teardown(void **state)
 
 /* The history of figures (commit 0 is good, n-1 bad), driven with reps
  * runs per step and up to max_reps. */
+static void (*report_hook)(void *, const struct lab_bisect_event *) = fake_report;
+
 static int drive(struct fake *f, const double *means, size_t n, unsigned reps, unsigned max_reps,
                  struct lab_bisect_result *r)
 {
     f->n = n;
     for (size_t i = 0; i < n; i++) {
         f->c[i].mean = means[i];
-        snprintf(f->hash[i], sizeof f->hash[i], "%040zx", 0xc0ffee00 + i);
+        snprintf(f->hash[i], sizeof f->hash[i], "c0ffee%02zx%032d", i, 0);
     }
     struct lab_bisect_setup set = {.commits = (const char(*)[41])f->hash,
                                    .ncommits = n,
@@ -173,8 +178,15 @@ static int drive(struct fake *f, const double *means, size_t n, unsigned reps, u
                                            .max_reps = max_reps},
                                    .ops = &fake_ops,
                                    .ops_ctx = f,
-                                   .hooks = {.stop = fake_stop, .report = fake_report, .ctx = f}};
-    return lab_bisect_drive(&set, f->st, r);
+                                   .hooks = {.stop = fake_stop, .report = report_hook, .ctx = f}};
+    int rc = lab_bisect_drive(&set, f->st, r);
+    if (report_hook != fake_report) { /* the closing report too, as lab bisect prints it */
+        FILE *out = fopen(lines_path, "a");
+        assert_non_null(out);
+        lab_bisect_print_result(out, &set, r);
+        fclose(out);
+    }
+    return rc;
 }
 
 /* The stored bisection, checked against the result. */
@@ -452,6 +464,66 @@ static void test_stopped(void **state)
     lab_bisect_result_free(&r);
 }
 
+static int has_line(const char *text, const char *line)
+{
+    const char *p = strstr(text, line);
+    return p && (p == text || p[-1] == '\n');
+}
+
+/* The progress lines lab bisect prints (its report hook, on stderr, with
+ * the stop hook's ctx) and its closing report. */
+static void test_report_lines(void **state)
+{
+    struct fake *f = *state;
+    static const double h[] = {100, 100, 100, 100, 100, 50, 50, 50};
+    f->c[3].no_build = 1;
+    snprintf(lines_path, sizeof lines_path, "%s.lines", path);
+    fflush(stderr);
+    int saved = dup(2), fd = open(lines_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    assert_true(saved >= 0 && fd >= 0);
+    dup2(fd, 2);
+    close(fd);
+    report_hook = lab_bisect_report_line;
+    struct lab_bisect_result r;
+    int rc = drive(f, h, 8, 5, 20, &r);
+    report_hook = fake_report;
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    assert_int_equal(rc, 0);
+    char *text = lab_read_text(lines_path, 1 << 20, NULL);
+    assert_non_null(text);
+    unlink(lines_path);
+    if (getenv("SHOW_LINES"))
+        fputs(text, stdout);
+    char want[512];
+    snprintf(want, sizeof want,
+             "lab: bisect 1 (run 1): 8 commit(s) from %.12s (good) to %.12s (bad), seqread mbps on "
+             "fast, 5 run(s) per step (up to 20), threshold 5.0%%\n",
+             f->hash[0], f->hash[7]);
+    assert_true(has_line(text, want));
+    snprintf(want, sizeof want, "lab: bisect: good %.12s \"commit 0\": n=6 mean 100.05 MB/s",
+             f->hash[0]);
+    assert_true(has_line(text, want));
+    assert_true(has_line(text, "lab: bisect: good and bad differ: "));
+    assert_non_null(strstr(text, " (a regression for mbps)\n"));
+    snprintf(want, sizeof want,
+             "lab: bisect: step 1: %.12s \"commit 3\" (6 commit(s) left between)\n", f->hash[3]);
+    assert_true(has_line(text, want));
+    snprintf(want, sizeof want,
+             "lab: bisect: step 1 %.12s \"commit 3\": -> skip (build failed (skip, like git "
+             "bisect's 125))\n",
+             f->hash[3]);
+    assert_true(has_line(text, want));
+    snprintf(want, sizeof want, "first bad commit: %s commit 5\n", f->hash[5]);
+    assert_true(has_line(text, want));
+    assert_true(has_line(text, "seqread mbps: good and bad differ: "));
+    assert_true(has_line(text, "step  commit       subject"));
+    assert_true(has_line(text, "lab: bisect 1 took 0 s (lab bisect --show 1)\n"));
+    free(text);
+    lab_bisect_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -463,6 +535,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_refused_equal, setup, teardown),
         cmocka_unit_test_setup_teardown(test_endpoint_fails, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stopped, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_report_lines, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
