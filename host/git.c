@@ -37,13 +37,20 @@ int lab_git_repo_check(const char *repo)
     return 0;
 }
 
-int lab_git_commit(const char *repo, const char *ref, char out[41])
+/* git_out of "before WORD after", the word quoted. */
+static char *git_word(const char *repo, const char *before, const char *word, const char *after)
 {
-    char *q = lab_shell_quote(ref);
-    char *args = lab_asprintf("rev-parse --verify -q %s^{commit}", q);
+    char *q = lab_shell_quote(word);
+    char *args = lab_asprintf("%s%s%s", before, q, after);
     char *s = git_out(repo, args);
     free(args);
     free(q);
+    return s;
+}
+
+int lab_git_commit(const char *repo, const char *ref, char out[41])
+{
+    char *s = git_word(repo, "rev-parse --verify -q ", ref, "^{commit}");
     if (!s || strlen(s) < 40) {
         free(s);
         return lab_error("'%s' is not a commit in %s", ref, repo);
@@ -55,11 +62,7 @@ int lab_git_commit(const char *repo, const char *ref, char out[41])
 
 void lab_git_subject(const char *repo, const char *hash, char *out, size_t len)
 {
-    char *q = lab_shell_quote(hash);
-    char *args = lab_asprintf("log -1 --format=%%s %s", q);
-    char *s = git_out(repo, args);
-    free(args);
-    free(q);
+    char *s = git_word(repo, "log -1 --format=%s ", hash, "");
     if (s)
         s[strcspn(s, "\n")] = '\0';
     snprintf(out, len, "%s", s ? s : "?");

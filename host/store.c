@@ -682,6 +682,11 @@ int lab_store_step_write(struct lab_store *st, sqlite3_stmt *s, const char *what
     return step_write(st, s, what, 0, 0);
 }
 
+void lab_store_bind_text(sqlite3_stmt *s, int i, const char *v)
+{
+    bind_text(s, i, v);
+}
+
 int lab_store_sql_error(struct lab_store *st, const char *what)
 {
     return db_error(st, what);

@@ -10,14 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void bind_text(sqlite3_stmt *s, int i, const char *v)
-{
-    if (v)
-        sqlite3_bind_text(s, i, v, -1, SQLITE_TRANSIENT);
-    else
-        sqlite3_bind_null(s, i);
-}
-
 static void bind_real(sqlite3_stmt *s, int i, double v)
 {
     if (isnan(v) || isinf(v))
@@ -58,13 +50,13 @@ int64_t lab_store_bisect_begin(struct lab_store *st, const struct lab_bisect_row
         sqlite3_bind_int64(s, 1, r->run);
     else
         sqlite3_bind_null(s, 1);
-    bind_text(s, 2, r->command_line);
-    bind_text(s, 3, r->repo);
-    bind_text(s, 4, r->good);
-    bind_text(s, 5, r->bad);
-    bind_text(s, 6, r->experiment);
-    bind_text(s, 7, r->metric);
-    bind_text(s, 8, r->profile);
+    lab_store_bind_text(s, 2, r->command_line);
+    lab_store_bind_text(s, 3, r->repo);
+    lab_store_bind_text(s, 4, r->good);
+    lab_store_bind_text(s, 5, r->bad);
+    lab_store_bind_text(s, 6, r->experiment);
+    lab_store_bind_text(s, 7, r->metric);
+    lab_store_bind_text(s, 8, r->profile);
     sqlite3_bind_double(s, 9, r->threshold_pct);
     sqlite3_bind_int(s, 10, (int)r->reps);
     sqlite3_bind_int(s, 11, (int)r->max_reps);
@@ -83,10 +75,10 @@ int lab_store_bisect_end(struct lab_store *st, int64_t id, const char *status,
                                   " message=?, ended_wall_ns=? WHERE id=?");
     if (!s)
         return -1;
-    bind_text(s, 1, status);
-    bind_text(s, 2, first_bad);
-    bind_text(s, 3, subject);
-    bind_text(s, 4, message);
+    lab_store_bind_text(s, 1, status);
+    lab_store_bind_text(s, 2, first_bad);
+    lab_store_bind_text(s, 3, subject);
+    lab_store_bind_text(s, 4, message);
     sqlite3_bind_int64(s, 5, lab_wall_ns());
     sqlite3_bind_int64(s, 6, id);
     int rc = lab_store_step_write(st, s, "end a bisection");
@@ -105,11 +97,11 @@ static int64_t insert_step(struct lab_store *st, int64_t id, const struct lab_bi
         return -1;
     sqlite3_bind_int64(s, 1, id);
     sqlite3_bind_int(s, 2, x->step);
-    bind_text(s, 3, x->role);
-    bind_text(s, 4, x->commit);
-    bind_text(s, 5, x->subject);
-    bind_text(s, 6, x->kernel[0] ? x->kernel : NULL);
-    bind_text(s, 7, lab_bisect_verdict_name(x->verdict));
+    lab_store_bind_text(s, 3, x->role);
+    lab_store_bind_text(s, 4, x->commit);
+    lab_store_bind_text(s, 5, x->subject);
+    lab_store_bind_text(s, 6, x->kernel[0] ? x->kernel : NULL);
+    lab_store_bind_text(s, 7, lab_bisect_verdict_name(x->verdict));
     sqlite3_bind_int64(s, 8, (int64_t)x->sum.n);
     bind_real(s, 9, x->sum.n ? x->sum.mean : NAN);
     bind_real(s, 10, x->sum.n ? x->sum.ci_lo : NAN);
@@ -119,7 +111,7 @@ static int64_t insert_step(struct lab_store *st, int64_t id, const struct lab_bi
     bind_real(s, 14, x->p_bad);
     bind_real(s, 15, x->d_good);
     bind_real(s, 16, x->d_bad);
-    bind_text(s, 17, x->reason[0] ? x->reason : NULL);
+    lab_store_bind_text(s, 17, x->reason[0] ? x->reason : NULL);
     int64_t step_id = -1;
     if (lab_store_step_write(st, s, "add a bisection step") == 0)
         step_id = sqlite3_last_insert_rowid(sqlite3_db_handle(s));

@@ -18,6 +18,8 @@ void lab_store_unlock(struct lab_store *st);
  * with the message said; a fatal error (a full disk, a read-only file) is
  * kept for lab_store_failure, and later writes fail quietly. */
 int lab_store_step_write(struct lab_store *st, sqlite3_stmt *s, const char *what);
+/* Binds v as text, or NULL when v is NULL (store.c's own binder). */
+void lab_store_bind_text(sqlite3_stmt *s, int i, const char *v);
 /* Says "result store PATH: what: sqlite's message"; returns -1. */
 int lab_store_sql_error(struct lab_store *st, const char *what);
 
