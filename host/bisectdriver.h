@@ -18,8 +18,8 @@
  *    endpoints), or "interrupted"/"failed" when the stop hook said stop.
  *    A step cut short by a stop gets no verdict and is not stored.
  *
- * Every decided step is stored as it is decided (host/store_bisect.h); the
- * endpoints when both are measured. */
+ * Every step is stored as it is decided (host/store_bisect.h); the
+ * endpoints once both are measured, or when the bisection ends before. */
 #ifndef LAB_BISECTDRIVER_H
 #define LAB_BISECTDRIVER_H
 
