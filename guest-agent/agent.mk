@@ -3,7 +3,8 @@
 
 AGENT_DIR    := guest-agent
 AGENT_PURE   := fmt.c cmdline.c parse.c verify.c figures.c opts.c
-AGENT_SRCS   := start.c main.c util.c report.c kprof.c setup.c seqread.c devread.c randread.c tree.c overwrite.c load.c tune.c \
+AGENT_SRCS   := start.c main.c util.c report.c kprof.c setup.c engine.c driver.c blk.c walk.c \
+                seqread.c devread.c randread.c tree.c overwrite.c load.c tune.c \
                 selftest.c sys.c $(AGENT_PURE)
 AGENT_DEPS   := $(wildcard $(AGENT_DIR)/*.c $(AGENT_DIR)/*.h $(AGENT_DIR)/arch/*.h) \
                 $(AGENT_DIR)/agent.mk
