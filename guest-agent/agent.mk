@@ -2,7 +2,7 @@
 # plus host builds of its pure parts for the cmocka tests (tests/unit/test_agent_*.c).
 
 AGENT_DIR    := guest-agent
-AGENT_PURE   := fmt.c cmdline.c parse.c verify.c figures.c opts.c
+AGENT_PURE   := fmt.c cmdline.c keys.c parse.c verify.c figures.c opts.c
 AGENT_SRCS   := start.c main.c util.c report.c kprof.c setup.c engine.c driver.c blk.c walk.c \
                 seqread.c devread.c randread.c tree.c overwrite.c load.c tune.c \
                 selftest.c sys.c $(AGENT_PURE)

@@ -20,6 +20,22 @@ static void hello(void)
     report_send();
 }
 
+/* A key the agent does not know means the host asked for something this
+ * agent cannot do: an error record, and no test. */
+static void refuse_unknown(const struct agent_config *c)
+{
+    char m[160];
+    size_t at = agent_cat(m, sizeof(m), 0, "unknown key lab.");
+    at = agent_cat(m, sizeof(m), at, c->unknown_key);
+    if (c->unknown > 1) {
+        at = agent_cat(m, sizeof(m), at, " (and ");
+        at = agent_cat_u64(m, sizeof(m), at, c->unknown - 1);
+        at = agent_cat(m, sizeof(m), at, " more)");
+    }
+    agent_cat(m, sizeof(m), at, ": refused, no test run");
+    report_error(m, c->test, -1);
+}
+
 int agent_main(int argc, char **argv, char **envp)
 {
     struct agent_config cfg;
@@ -76,7 +92,9 @@ int agent_main(int argc, char **argv, char **envp)
 
     uint64_t runs = 0;
     const struct agent_test *t = agent_test_find(cfg.test);
-    if (!t)
+    if (cfg.unknown)
+        refuse_unknown(&cfg);
+    else if (!t)
         report_error("unknown lab.test", cfg.test, -1);
     else if (setup_block_device(
                  &cfg, t->mount || (cfg.load != AGENT_LOAD_NONE && cfg.load != AGENT_LOAD_IO_OTHER),
