@@ -47,7 +47,7 @@ UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 $(BUILD)/tests/%.o: tests/unit/%.c
 	@mkdir -p $(@D)
 	$(CC) $(HOST_CFLAGS) -Itests/unit -c -o $@ $<
-$(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(BUILD)/libhost.a $(AGENT_HOSTTEST_OBJS)
+$(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(AGENT_HOSTTEST_OBJS) $(BUILD)/libhost.a
 	$(CC) $(LDFLAGS) -o $@ $^ -lcmocka $(HOST_LIBS)
 
 # The sanitizer pass of make check: the host library, the unit tests and the

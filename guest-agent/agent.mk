@@ -38,8 +38,14 @@ $(BUILD)/lab-agent-i386: $(AGENT_DEPS)
 
 all: $(BUILD)/lab-agent-i386
 
-# Pure parts, compiled for the host with the normal flags, for the unit tests.
-AGENT_HOSTTEST_OBJS := $(AGENT_PURE:%.c=$(BUILD)/agent-host/%.o)
+# The key table and the parser it needs are part of the host too: the host
+# generates the agent's parameters from that table (host/experiment.c), so
+# libhost.a has them (and the unit tests take them from there).
+AGENT_FOR_HOST := fmt.c opts.c cmdline.c keys.c
+HOST_SRCS += $(addprefix $(AGENT_DIR)/,$(AGENT_FOR_HOST))
+
+# The other pure parts, compiled for the host with the normal flags, for the unit tests.
+AGENT_HOSTTEST_OBJS := $(patsubst %.c,$(BUILD)/agent-host/%.o,$(filter-out $(AGENT_FOR_HOST),$(AGENT_PURE)))
 $(BUILD)/agent-host/%.o: $(AGENT_DIR)/%.c
 	@mkdir -p $(@D)
 	$(CC) $(HOST_CFLAGS) -c -o $@ $<
