@@ -6,7 +6,7 @@ CC      ?= cc
 PKGS    := libvirt sqlite3 gsl libxml-2.0 libarchive liblzma libcrypto libguestfs json-c
 WARN    := -Wall -Wextra -Wshadow -Wno-unused-parameter -Wformat=2
 CFLAGS  ?= -O2 -g
-HOST_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -MMD -MP -I. -Ihost -Iguest-agent -Ikernels -Iimages -Ilab \
+HOST_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -MMD -MP -I. \
                $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 HOST_CFLAGS += -DLAB_EXPERIMENTS_DIR='"$(CURDIR)/lab/experiments"' \
                -DLAB_PROFILES_DIR='"$(CURDIR)/lab/profiles"' \
@@ -20,22 +20,35 @@ LDFLAGS     ?=
 
 all: $(BUILD)/lab $(BUILD)/lab-agent
 
-# The host library: every host/*.c, kernels/*.c, images/*.c, plus what the
-# fragments below add (they may append to HOST_SRCS).
-HOST_SRCS := $(wildcard host/*.c kernels/*.c images/*.c)
-HOST_OBJS = $(HOST_SRCS:%.c=$(BUILD)/obj/%.o)
+# One library per folder, layered: common (strings, files, processes,
+# hashing) under images and kernels, those under host, host under lab. An
+# include always names its folder ("host/cell.h") and only -I. is passed,
+# so a layer reaching above itself shows in its includes.
+COMMON_SRCS  := $(wildcard common/*.c)
+IMAGES_SRCS  := $(wildcard images/*.c)
+KERNELS_SRCS := $(wildcard kernels/*.c)
+HOST_SRCS    := $(wildcard host/*.c)
+LAYERS       := host kernels images common
+lib_objs = $($(1)_SRCS:%.c=$(BUILD)/obj/%.o)
 
 include guest-agent/agent.mk
 include host/hdd/hdd.mk
 include tests/fuzz/fuzz.mk
 
-$(BUILD)/libhost.a: $(HOST_OBJS)
-	ar rcs $@ $^
+$(BUILD)/libcommon.a: $(call lib_objs,COMMON)
+	rm -f $@ && ar rcs $@ $^
+$(BUILD)/libimages.a: $(call lib_objs,IMAGES)
+	rm -f $@ && ar rcs $@ $^
+$(BUILD)/libkernels.a: $(call lib_objs,KERNELS)
+	rm -f $@ && ar rcs $@ $^
+$(BUILD)/libhost.a: $(call lib_objs,HOST)
+	rm -f $@ && ar rcs $@ $^
+LAB_LIBS := $(LAYERS:%=$(BUILD)/lib%.a)
 
 LAB_SRCS := $(wildcard lab/*.c)
 LAB_OBJS := $(LAB_SRCS:%.c=$(BUILD)/obj/%.o)
-$(BUILD)/lab: $(LAB_OBJS) $(BUILD)/libhost.a
-	$(CC) $(LDFLAGS) -o $@ $(LAB_OBJS) $(BUILD)/libhost.a $(HOST_LIBS)
+$(BUILD)/lab: $(LAB_OBJS) $(LAB_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $(LAB_OBJS) $(LAB_LIBS) $(HOST_LIBS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
@@ -46,9 +59,9 @@ UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 $(BUILD)/tests/%.o: tests/unit/%.c
 	@mkdir -p $(@D)
-	$(CC) $(HOST_CFLAGS) -Itests/unit -c -o $@ $<
-$(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(AGENT_HOSTTEST_OBJS) $(BUILD)/libhost.a
-	$(CC) $(LDFLAGS) -o $@ $^ -lcmocka $(HOST_LIBS)
+	$(CC) $(HOST_CFLAGS) -c -o $@ $<
+$(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(LAB_LIBS) $(AGENT_HOSTTEST_OBJS)
+	$(CC) $(LDFLAGS) -o $@ $< $(AGENT_HOSTTEST_OBJS) $(LAB_LIBS) -lcmocka $(HOST_LIBS)
 
 # The sanitizer pass of make check: the host library, the unit tests and the
 # host build of the agent's pure code once more under ASan and UBSan, in

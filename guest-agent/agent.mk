@@ -16,7 +16,7 @@ AGENT_CFLAGS := -static -nostdlib -ffreestanding -fno-stack-protector -fno-pie -
                 -fno-tree-loop-distribute-patterns -fno-builtin-memcpy -fno-builtin-memset \
                 -ffunction-sections -fdata-sections -Wl,--gc-sections -Wl,--build-id=none \
                 -Wl,-z,noexecstack -Wl,-z,max-page-size=4096 \
-                -std=gnu11 $(WARN) -I$(AGENT_DIR)
+                -std=gnu11 $(WARN) -I.
 
 # Fails (and removes the binary) unless the last PT_LOAD is writable.
 define agent_check_last_load
@@ -39,10 +39,14 @@ $(BUILD)/lab-agent-i386: $(AGENT_DEPS)
 all: $(BUILD)/lab-agent-i386
 
 # The key table and the parser it needs are part of the host too: the host
-# generates the agent's parameters from that table (host/experiment.c), so
-# libhost.a has them (and the unit tests take them from there).
+# generates the agent's parameters from that table (host/experiment.c). They
+# are the agent's own layer under the others, libagent.a (the lab and the
+# unit tests link it with the rest of LAB_LIBS).
 AGENT_FOR_HOST := fmt.c opts.c cmdline.c keys.c
-HOST_SRCS += $(addprefix $(AGENT_DIR)/,$(AGENT_FOR_HOST))
+AGENT_LIB_SRCS := $(addprefix $(AGENT_DIR)/,$(AGENT_FOR_HOST))
+$(BUILD)/libagent.a: $(AGENT_LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+	rm -f $@ && ar rcs $@ $^
+LAYERS += agent
 
 # The other pure parts, compiled for the host with the normal flags, for the unit tests.
 AGENT_HOSTTEST_OBJS := $(patsubst %.c,$(BUILD)/agent-host/%.o,$(filter-out $(AGENT_FOR_HOST),$(AGENT_PURE)))

@@ -1,6 +1,9 @@
 /* TCG or KVM, decided by a cached probe boot. */
-#include "accel.h"
-#include "util.h"
+#include "host/accel.h"
+#include "common/file.h"
+#include "common/msg.h"
+#include "common/paths.h"
+#include "common/str.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
 #ifndef LAB_ACCEL_H
 #define LAB_ACCEL_H
 
-#include "cell.h"
+#include "host/cell.h"
 
 /* requested: "auto", "tcg" or "kvm". Returns the libvirt domain type to use
  * ("qemu" or "kvm"), or NULL with an error. `probe` is a cell that boots the

@@ -1,9 +1,11 @@
 /* Statistical performance bisection; see bisect.h. */
-#include "bisect.h"
-#include "bootstats.h"
+#include "host/bisect.h"
+#include "host/bootstats.h"
 
-#include "store.h"
-#include "util.h"
+#include "host/store.h"
+#include "common/clock.h"
+#include "common/msg.h"
+#include "common/str.h"
 
 #include <math.h>
 #include <sqlite3.h>

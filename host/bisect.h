@@ -23,7 +23,7 @@
 #ifndef LAB_BISECT_H
 #define LAB_BISECT_H
 
-#include "stats.h"
+#include "host/stats.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /* Statistics that know about boots: see bootstats.h. */
-#include "bootstats.h"
+#include "host/bootstats.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stats.h"
+#include "host/stats.h"
 
 #define LAB_BOOT_MIN_MEANS   3
 #define LAB_BOOTSTRAP_ROUNDS 10000

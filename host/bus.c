@@ -1,6 +1,6 @@
 /* The emulated disk buses, as one table. */
-#include "bus.h"
-#include "util.h"
+#include "host/bus.h"
+#include "common/msg.h"
 
 #include <string.h>
 

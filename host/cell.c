@@ -1,28 +1,34 @@
 /* One cell, end to end. The guest is untrusted: every agent line is parsed
  * strictly, the console is scanned for panics, and a deadline catches hangs.
  * Whatever happens, the domain is destroyed and the run directory removed. */
-#include "cell.h"
-#include "celldomain.h"
+#include "host/cell.h"
+#include "host/celldomain.h"
 #include "kernels/bzimage.h"
-#include "catalog.h"
-#include "datadisk.h"
-#include "domain.h"
-#include "era.h"
-#include "fetch.h"
-#include "initramfs.h"
-#include "initrd.h"
-#include "user.h"
-#include "fsimage.h"
-#include "iosched.h"
-#include "nbd.h"
-#include "proto.h"
-#include "protocol.h"
-#include "util.h"
-#include "vm.h"
-#include "rt.h"
-#include "contention.h"
+#include "kernels/catalog.h"
+#include "images/datadisk.h"
+#include "host/domain.h"
+#include "kernels/era.h"
+#include "kernels/fetch.h"
+#include "images/initramfs.h"
+#include "images/initrd.h"
+#include "kernels/user.h"
+#include "images/fsimage.h"
+#include "host/iosched.h"
+#include "host/nbd.h"
+#include "host/proto.h"
+#include "guest-agent/protocol.h"
+#include "common/clock.h"
+#include "common/file.h"
+#include "common/interrupt.h"
+#include "common/msg.h"
+#include "common/paths.h"
+#include "common/str.h"
+#include "host/vm.h"
+#include "host/rt.h"
+#include "host/contention.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>

@@ -6,10 +6,10 @@
 #include <libvirt/libvirt.h>
 #include <stdint.h>
 
-#include "bus.h"
-#include "experiment.h"
-#include "profile.h"
-#include "store.h"
+#include "host/bus.h"
+#include "host/experiment.h"
+#include "host/profile.h"
+#include "host/store.h"
 
 struct lab_kernel;
 

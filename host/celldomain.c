@@ -1,8 +1,8 @@
 /* A cell's domain and kernel command line from its era, bus and profile. */
-#include "celldomain.h"
-#include "initrd.h"
-#include "iosched.h"
-#include "util.h"
+#include "host/celldomain.h"
+#include "images/initrd.h"
+#include "host/iosched.h"
+#include "common/str.h"
 
 #include <stdlib.h>
 #include <string.h>

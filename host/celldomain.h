@@ -3,11 +3,11 @@
 #ifndef LAB_CELLDOMAIN_H
 #define LAB_CELLDOMAIN_H
 
-#include "bus.h"
-#include "domain.h"
-#include "era.h"
-#include "experiment.h"
-#include "profile.h"
+#include "host/bus.h"
+#include "host/domain.h"
+#include "kernels/era.h"
+#include "host/experiment.h"
+#include "host/profile.h"
 
 /* Files and sockets of one cell on the host. */
 struct lab_cell_paths {

@@ -1,9 +1,9 @@
 /* Contention on record: see contention.h. */
-#include "contention.h"
+#include "host/contention.h"
 
-#include "hdd/stats.h"
-#include "qemuproc.h"
-#include "util.h"
+#include "host/hdd/stats.h"
+#include "host/qemuproc.h"
+#include "common/file.h"
 
 #include <fcntl.h>
 #include <stdio.h>

@@ -1,13 +1,15 @@
 /* The checks of `lab doctor`, one table row each. A check never changes
  * the machine (unlike lab run, it starts no daemon): it looks, and says. */
-#include "doctor.h"
-#include "rt.h"
-#include "catalog.h"
-#include "cell.h"
-#include "fetch.h"
-#include "nbd.h"
-#include "util.h"
-#include "vm.h"
+#include "host/doctor.h"
+#include "host/rt.h"
+#include "kernels/catalog.h"
+#include "host/cell.h"
+#include "kernels/fetch.h"
+#include "host/nbd.h"
+#include "common/file.h"
+#include "common/paths.h"
+#include "common/str.h"
+#include "host/vm.h"
 
 #include <dirent.h>
 #include <stdarg.h>

@@ -1,8 +1,9 @@
 /* Libvirt domain XML for one cell, written with libxml2's text writer so
  * every path and command line is escaped correctly. */
-#include "domain.h"
-#include "protocol.h"
-#include "util.h"
+#include "host/domain.h"
+#include "guest-agent/protocol.h"
+#include "common/msg.h"
+#include "common/str.h"
 
 #include <libxml/xmlwriter.h>
 #include <string.h>

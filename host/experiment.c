@@ -1,8 +1,10 @@
 /* Experiment files: "key = value" lines checked against one table. */
-#include "experiment.h"
+#include "host/experiment.h"
+#include "common/file.h"
+#include "common/msg.h"
+#include "common/str.h"
 #include "guest-agent/keys.h"
 #include "guest-agent/protocol.h"
-#include "util.h"
 
 #include <ctype.h>
 #include <errno.h>

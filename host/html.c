@@ -1,14 +1,16 @@
 /* The HTML report: a page of <figure>s, each an inline SVG chart from
  * host/svg.c with a caption saying what is drawn. Every number comes from
  * the run model (as the table's), the trace files and the bisection table. */
-#include "html.h"
-#include "bisect.h"
-#include "report.h"
-#include "runmodel.h"
-#include "store.h"
-#include "svg.h"
-#include "trace.h"
-#include "util.h"
+#include "host/html.h"
+#include "host/bisect.h"
+#include "host/report.h"
+#include "host/runmodel.h"
+#include "host/store.h"
+#include "host/svg.h"
+#include "host/trace.h"
+#include "common/file.h"
+#include "common/msg.h"
+#include "common/str.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* IO schedulers per era. */
-#include "iosched.h"
+#include "host/iosched.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "era.h"
+#include "kernels/era.h"
 
 struct lab_sched_plan {
     char boot_param[64]; /* "elevator=NAME" for the kernel command line, or "" */

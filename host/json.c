@@ -1,10 +1,12 @@
 /* A stored run as one JSON document (schema in README.md). Numbers that are
  * not finite (a zero-variance comparison's d) become null: JSON has no
  * infinity. */
-#include "json.h"
-#include "catalog.h"
-#include "runmodel.h"
-#include "util.h"
+#include "host/json.h"
+#include "kernels/catalog.h"
+#include "host/runmodel.h"
+#include "common/file.h"
+#include "common/msg.h"
+#include "common/str.h"
 
 #include <json-c/json.h>
 #include <math.h>

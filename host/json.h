@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "store.h"
+#include "host/store.h"
 
 #define LAB_JSON_VERSION 1
 

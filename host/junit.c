@@ -1,8 +1,8 @@
 /* JUnit XML, written with libxml2's writer. Testcases are gathered first
  * (the <testsuite> counts come before them), then written in one pass. */
-#include "junit.h"
-#include "runmodel.h"
-#include "util.h"
+#include "host/junit.h"
+#include "host/runmodel.h"
+#include "common/msg.h"
 
 #include <libxml/xmlwriter.h>
 #include <stdio.h>

@@ -9,8 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bisect.h"
-#include "store.h"
+#include "host/bisect.h"
+#include "host/store.h"
 
 /* One testcase per cell (error unless ok; skipped when skipped) and per
  * comparison (failure when significant, in the bad direction and at least

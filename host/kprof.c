@@ -1,8 +1,10 @@
 /* Kernel profiles from kprof records; see kprof.h. */
-#include "kprof.h"
+#include "host/kprof.h"
 
-#include "proto.h"
-#include "util.h"
+#include "host/proto.h"
+#include "common/file.h"
+#include "common/msg.h"
+#include "common/str.h"
 
 #include <inttypes.h>
 #include <stdarg.h>

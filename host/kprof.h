@@ -7,7 +7,7 @@
 #ifndef LAB_KPROF_H
 #define LAB_KPROF_H
 
-#include "store.h"
+#include "host/store.h"
 
 #include <stddef.h>
 #include <stdint.h>

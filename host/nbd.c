@@ -1,7 +1,10 @@
 /* nbdkit processes for the data disks. */
-#include "nbd.h"
-#include "rt.h"
-#include "util.h"
+#include "host/nbd.h"
+#include "host/rt.h"
+#include "common/file.h"
+#include "common/interrupt.h"
+#include "common/msg.h"
+#include "common/str.h"
 
 #include <errno.h>
 #include <fcntl.h>

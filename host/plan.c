@@ -1,5 +1,5 @@
 /* The interleaved order of a run's cells: see plan.h. */
-#include "plan.h"
+#include "host/plan.h"
 
 size_t lab_plan_order(size_t nk, size_t nv, unsigned boots, struct lab_plan_slot *out, size_t max)
 {

@@ -1,7 +1,8 @@
 /* Hardware profiles: fast, iotune:BYTES,IOPS, or a timing-model file. */
-#include "profile.h"
-#include "hdd/profile.h"
-#include "util.h"
+#include "host/profile.h"
+#include "host/hdd/profile.h"
+#include "common/file.h"
+#include "common/msg.h"
 
 #include <dirent.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "hdd/model.h"
+#include "host/hdd/model.h"
 
 enum lab_profile_kind { LAB_PROFILE_FAST, LAB_PROFILE_MODEL, LAB_PROFILE_IOTUNE };
 

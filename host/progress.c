@@ -1,9 +1,11 @@
 /* The status line and its ticker. One mutex guards the line: the ticker
  * redraws it, the run's log lines clear it first, and lab's own messages
  * (lab_error from a cell) clear it through util's message hook. */
-#include "progress.h"
-#include "fetch.h"
-#include "util.h"
+#include "host/progress.h"
+#include "kernels/fetch.h"
+#include "common/clock.h"
+#include "common/msg.h"
+#include "common/str.h"
 
 #include <pthread.h>
 #include <stdarg.h>

@@ -15,8 +15,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "catalog.h"
-#include "store.h"
+#include "kernels/catalog.h"
+#include "host/store.h"
 
 struct lab_progress;
 

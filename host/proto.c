@@ -1,7 +1,7 @@
 /* Agent protocol v1, host side: strict record parser, line splitter, sequence
  * checker. See proto.h; the wire format is in guest-agent/protocol.h. */
-#include "proto.h"
-#include "util.h"
+#include "host/proto.h"
+#include "common/msg.h"
 
 #include <limits.h>
 #include <stdarg.h>

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "protocol.h"
+#include "guest-agent/protocol.h"
 
 enum lab_rec_type {
     LAB_REC_HELLO,

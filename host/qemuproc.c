@@ -1,7 +1,7 @@
 /* A running cell's QEMU seen from /proc: see qemuproc.h. */
-#include "qemuproc.h"
+#include "host/qemuproc.h"
 
-#include "util.h"
+#include "common/file.h"
 
 #include <dirent.h>
 #include <stdio.h>

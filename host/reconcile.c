@@ -1,6 +1,10 @@
 /* Reconciling runs of labs that were killed. See reconcile.h. */
-#include "reconcile.h"
-#include "util.h"
+#include "host/reconcile.h"
+#include "common/file.h"
+#include "common/msg.h"
+#include "common/paths.h"
+#include "common/proc.h"
+#include "common/str.h"
 
 #include <dirent.h>
 #include <errno.h>

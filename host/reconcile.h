@@ -6,7 +6,7 @@
 #ifndef LAB_RECONCILE_H
 #define LAB_RECONCILE_H
 
-#include "store.h"
+#include "host/store.h"
 
 /* Reconciles the store's runs and sweeps the run directories of labs that
  * no longer run (st may be NULL: directories only). Returns the number of

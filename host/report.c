@@ -1,12 +1,11 @@
 /* Reports from the result store. Each test has its own table shape (a
  * table of columns, not code per test); every number comes from samples. */
-#include "report.h"
+#include "host/report.h"
 
-#include "contention.h"
-#include "kprof.h"
-#include "runmodel.h"
-#include "stats.h"
-#include "util.h"
+#include "host/contention.h"
+#include "host/kprof.h"
+#include "host/runmodel.h"
+#include "host/stats.h"
 
 #include <math.h>
 #include <stdlib.h>

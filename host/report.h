@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "store.h"
+#include "host/store.h"
 
 /* Prints the report of run `run`. Returns 0, or -1 if the run has no cells. */
 int lab_report_run(FILE *out, struct lab_store *st, int64_t run);

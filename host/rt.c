@@ -1,8 +1,9 @@
 /* Real-time scheduling of a cell: see rt.h. */
-#include "rt.h"
+#include "host/rt.h"
 
-#include "qemuproc.h"
-#include "util.h"
+#include "host/qemuproc.h"
+#include "common/file.h"
+#include "common/msg.h"
 
 #include <errno.h>
 #include <limits.h>

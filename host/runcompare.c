@@ -1,8 +1,8 @@
 /* Two runs side by side. Rows are matched by label (kernel, readahead,
  * load), so a run with an extra kernel still compares the ones in common. */
-#include "runcompare.h"
-#include "runmodel.h"
-#include "util.h"
+#include "host/runcompare.h"
+#include "host/runmodel.h"
+#include "common/msg.h"
 
 #include <string.h>
 

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "store.h"
+#include "host/store.h"
 
 /* Prints the comparison. 0; 1 when the runs ran different tests (nothing
  * to compare); -1 with an error when a run has no cells. */

@@ -1,7 +1,8 @@
 /* A stored run read into rows and comparisons. Each test has its own shape
  * (a table of columns, not code per test); every number comes from samples. */
-#include "runmodel.h"
-#include "util.h"
+#include "host/runmodel.h"
+#include "common/msg.h"
+#include "common/str.h"
 
 #include <stdio.h>
 #include <stdlib.h>

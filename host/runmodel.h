@@ -9,9 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bootstats.h"
-#include "stats.h"
-#include "store.h"
+#include "host/bootstats.h"
+#include "host/stats.h"
+#include "host/store.h"
 
 #define LAB_MODEL_MAX_ROWS  64
 #define LAB_MODEL_MAX_BOOTS 20 /* cells (boots) merged into one row */

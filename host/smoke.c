@@ -1,12 +1,13 @@
 /* The kernel smoke test; see smoke.h. */
-#include "smoke.h"
+#include "host/smoke.h"
 
-#include "accel.h"
-#include "bus.h"
-#include "experiment.h"
-#include "store.h"
-#include "user.h"
-#include "util.h"
+#include "host/accel.h"
+#include "host/bus.h"
+#include "host/experiment.h"
+#include "host/store.h"
+#include "kernels/user.h"
+#include "common/interrupt.h"
+#include "common/str.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
 #ifndef LAB_SMOKE_H
 #define LAB_SMOKE_H
 
-#include "cell.h"
+#include "host/cell.h"
 
 #include <stddef.h>
 

@@ -1,6 +1,6 @@
 /* Summaries and two-sample comparisons; GSL does the distributions and the
  * descriptive statistics. See stats.h. */
-#include "stats.h"
+#include "host/stats.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -11,7 +11,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
-#include "util.h"
+#include "common/str.h"
 
 #define MWU_EXACT_MAX 20
 

@@ -1,7 +1,7 @@
 /* SQLite result store. See store.h. Every write is its own transaction
  * (autocommit) in WAL mode with synchronous=NORMAL: a committed row survives a
  * crash or Ctrl-C of lab; only a power loss may lose the last commits. */
-#include "store.h"
+#include "host/store.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -11,7 +11,10 @@
 
 #include <sqlite3.h>
 
-#include "util.h"
+#include "common/clock.h"
+#include "common/msg.h"
+#include "common/proc.h"
+#include "common/str.h"
 
 #define BUSY_TIMEOUT_MS 10000
 

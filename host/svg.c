@@ -1,7 +1,7 @@
 /* SVG charts for the HTML report. Every element a test or a reader may
  * want to count carries a class: line, point, bar, err, ref. */
-#include "svg.h"
-#include "util.h"
+#include "host/svg.h"
+#include "common/str.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,7 +1,6 @@
 /* Summaries of the hdd filter's per-request traces. */
-#include "trace.h"
-#include "store.h"
-#include "util.h"
+#include "host/trace.h"
+#include "host/store.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

@@ -1,6 +1,8 @@
 /* The libvirt side of a cell: connection, transient domains, teardown. */
-#include "vm.h"
-#include "util.h"
+#include "host/vm.h"
+#include "common/msg.h"
+#include "common/proc.h"
+#include "common/str.h"
 
 #include <dirent.h>
 #include <errno.h>

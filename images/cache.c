@@ -1,7 +1,10 @@
 /* Build-once image cache: temp directory, build, rename. */
 #include "images/cache.h"
 
-#include "util.h"
+#include "common/file.h"
+#include "common/msg.h"
+#include "common/paths.h"
+#include "common/str.h"
 
 #include <errno.h>
 #include <stdio.h>

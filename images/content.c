@@ -1,8 +1,9 @@
 /* Files of the lab's deterministic content. */
 #include "images/content.h"
 
-#include "protocol.h"
-#include "util.h"
+#include "guest-agent/protocol.h"
+#include "common/msg.h"
+#include "common/str.h"
 
 #include <errno.h>
 #include <fcntl.h>

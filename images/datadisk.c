@@ -3,9 +3,12 @@
 
 #include "images/cache.h"
 #include "images/content.h"
-#include "images/hash.h"
-#include "protocol.h"
-#include "util.h"
+#include "common/hash.h"
+#include "guest-agent/protocol.h"
+#include "common/msg.h"
+#include "common/paths.h"
+#include "common/proc.h"
+#include "common/str.h"
 
 #include <errno.h>
 #include <fcntl.h>

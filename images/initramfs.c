@@ -1,10 +1,13 @@
 /* initramfs builder: libarchive cpio newc, deterministic, cached by hash. */
 #include "images/initramfs.h"
 
-#include "images/hash.h"
+#include "common/hash.h"
 #include "images/modules.h"
-#include "protocol.h"
-#include "util.h"
+#include "guest-agent/protocol.h"
+#include "common/file.h"
+#include "common/msg.h"
+#include "common/paths.h"
+#include "common/str.h"
 
 #include <errno.h>
 #include <stdio.h>

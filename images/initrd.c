@@ -2,7 +2,10 @@
 #include "images/initrd.h"
 
 #include "images/cache.h"
-#include "util.h"
+#include "common/file.h"
+#include "common/msg.h"
+#include "common/proc.h"
+#include "common/str.h"
 
 #include <archive.h>
 #include <archive_entry.h>

@@ -1,7 +1,9 @@
 /* modules.dep resolution and module decompression. */
 #include "images/modules.h"
 
-#include "util.h"
+#include "common/file.h"
+#include "common/msg.h"
+#include "common/str.h"
 
 #include <errno.h>
 #include <stdio.h>

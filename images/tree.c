@@ -2,7 +2,9 @@
  * integer-only PRNG draws (no libm), so every machine gives the same tree. */
 #include "images/tree.h"
 
-#include "util.h"
+#include "common/file.h"
+#include "common/msg.h"
+#include "common/str.h"
 
 #include <errno.h>
 #include <fcntl.h>

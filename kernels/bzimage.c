@@ -1,7 +1,8 @@
 /* bzImage header parsing; see bzimage.h and Documentation/x86/boot.rst. */
 #include "kernels/bzimage.h"
 
-#include "util.h"
+#include "common/msg.h"
+#include "common/str.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -6,7 +6,7 @@
 #include "kernels/catalog.h"
 #include "kernels/user.h"
 
-#include "util.h"
+#include "common/str.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,9 @@
 #include "kernels/compat.h"
 
 #include "kernels/toolchain.h"
-#include "util.h"
+#include "common/file.h"
+#include "common/msg.h"
+#include "common/str.h"
 
 #include <ctype.h>
 #include <errno.h>

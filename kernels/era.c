@@ -8,7 +8,7 @@
  * brought a feature where that is known, else treated as 2.4. */
 #include "kernels/era.h"
 
-#include "util.h"
+#include "common/msg.h"
 
 #include <ctype.h>
 #include <string.h>

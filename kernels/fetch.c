@@ -2,7 +2,11 @@
  * under lab_home()/kernels, then an atomic rename into place. */
 #include "kernels/fetch.h"
 
-#include "util.h"
+#include "common/file.h"
+#include "common/msg.h"
+#include "common/paths.h"
+#include "common/proc.h"
+#include "common/str.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -83,23 +87,6 @@ static const char *tool(const char *name)
     return lab_tool_path(name, buf[next], sizeof buf[next]);
 }
 
-static void show_log_tail(const char *log, int lines)
-{
-    size_t len;
-    char *s = lab_read_file(log, &len);
-    if (!s)
-        return;
-    while (len && s[len - 1] == '\n')
-        s[--len] = '\0';
-    size_t start = len;
-    for (int n = 0; start > 0; start--)
-        if (s[start - 1] == '\n' && ++n == lines)
-            break;
-    for (char *line = strtok(s + start, "\n"); line; line = strtok(NULL, "\n"))
-        fprintf(stderr, "    %s\n", line);
-    free(s);
-}
-
 static int make_readable(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
     if (flag == FTW_D || flag == FTW_DP)
@@ -146,7 +133,7 @@ static int fetch_into(const struct lab_kernel *k, const char *tmp, const char *l
             lab_error("apt-get download %s failed (exit %d); is the package in your apt "
                       "sources? run apt-get update",
                       pkg, rc);
-        show_log_tail(log, 5);
+        lab_log_tail(log, 5, "    ");
         free(pkg);
         return -1;
     }
@@ -158,7 +145,7 @@ static int fetch_into(const struct lab_kernel *k, const char *tmp, const char *l
     rc = lab_spawn_wait(dpkg, log);
     if (rc != 0) {
         lab_error("dpkg-deb -x %s failed (exit %d)", deb, rc);
-        show_log_tail(log, 5);
+        lab_log_tail(log, 5, "    ");
         free(deb);
         return -1;
     }
@@ -187,7 +174,7 @@ static int fetch_into(const struct lab_kernel *k, const char *tmp, const char *l
     rc = lab_spawn_wait(depmod, log);
     if (rc != 0) {
         lab_error("depmod -b %s %s failed (exit %d)", tmp, k->release, rc);
-        show_log_tail(log, 5);
+        lab_log_tail(log, 5, "    ");
         return -1;
     }
     unlink(log);

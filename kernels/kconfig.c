@@ -1,7 +1,8 @@
 /* .config parsing and the per-bus option tables; see kconfig.h. */
 #include "kernels/kconfig.h"
 
-#include "util.h"
+#include "common/file.h"
+#include "common/msg.h"
 
 #include <errno.h>
 #include <stdio.h>

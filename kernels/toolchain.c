@@ -2,7 +2,9 @@
 #include "kernels/toolchain.h"
 
 #include "kernels/compat.h"
-#include "util.h"
+#include "common/proc.h"
+#include "common/msg.h"
+#include "common/str.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,42 +108,14 @@ int lab_compiler_parse(const char *dumpversion, const char *version_line, struct
     return 0;
 }
 
-/* Runs a shell command, returns its stdout (malloc'd) or NULL. */
-static char *capture(const char *cmd)
-{
-    FILE *p = popen(cmd, "r");
-    if (!p)
-        return NULL;
-    size_t cap = 4096, len = 0;
-    char *buf = lab_xcalloc(cap, 1);
-    size_t n;
-    while ((n = fread(buf + len, 1, cap - len - 1, p)) > 0) {
-        len += n;
-        if (len + 1 == cap) {
-            char *b = realloc(buf, cap * 2);
-            if (!b)
-                abort();
-            buf = b;
-            cap *= 2;
-        }
-    }
-    buf[len] = '\0';
-    int st = pclose(p);
-    if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-        free(buf);
-        return NULL;
-    }
-    return buf;
-}
-
 int lab_compiler_probe(const char *cc, const char *wrap, struct lab_compiler *out,
                        char **full_version)
 {
     char *c1 =
         lab_asprintf("%s%s%s -dumpversion 2>/dev/null", wrap ? wrap : "", wrap ? " " : "", cc);
     char *c2 = lab_asprintf("%s%s%s --version 2>/dev/null", wrap ? wrap : "", wrap ? " " : "", cc);
-    char *dv = capture(c1);
-    char *vv = dv ? capture(c2) : NULL;
+    char *dv = lab_capture(c1);
+    char *vv = dv ? lab_capture(c2) : NULL;
     int rc = 0;
     if (!dv || !vv || lab_compiler_parse(dv, vv, out) < 0)
         rc = lab_error("cannot run the compiler: `%s` failed%s", c1,

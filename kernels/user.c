@@ -4,7 +4,11 @@
 #include "kernels/bzimage.h"
 #include "kernels/fetch.h"
 #include "kernels/kconfig.h"
-#include "util.h"
+#include "common/file.h"
+#include "common/msg.h"
+#include "common/paths.h"
+#include "common/proc.h"
+#include "common/str.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -2,22 +2,26 @@
  * building, booting and measuring commits of a kernel git repo. The
  * decision of each step is statistical (host/bisect.h); both endpoints are
  * re-measured first; build, boot and cell failures are skips, never bad. */
-#include "accel.h"
-#include "bisect.h"
-#include "catalog.h"
-#include "cell.h"
-#include "commands.h"
-#include "junit.h"
-#include "session.h"
-#include "experiment.h"
+#include "host/accel.h"
+#include "host/bisect.h"
+#include "kernels/catalog.h"
+#include "host/cell.h"
+#include "lab/commands.h"
+#include "host/junit.h"
+#include "lab/session.h"
+#include "host/experiment.h"
 #include "kernels/build.h"
-#include "profile.h"
-#include "stats.h"
-#include "store.h"
-#include "rt.h"
-#include "smoke.h"
-#include "util.h"
-#include "vm.h"
+#include "host/profile.h"
+#include "host/stats.h"
+#include "host/store.h"
+#include "host/rt.h"
+#include "host/smoke.h"
+#include "common/proc.h"
+#include "common/clock.h"
+#include "common/interrupt.h"
+#include "common/msg.h"
+#include "common/str.h"
+#include "host/vm.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -202,53 +206,15 @@ static int parse_opts(int argc, char **argv, struct bisect_opts *o)
 
 /* ---- git ---- */
 
-static char *shq(const char *s)
-{
-    size_t n = 3;
-    for (const char *p = s; *p; p++)
-        n += *p == '\'' ? 4 : 1;
-    char *out = lab_xcalloc(1, n), *w = out;
-    *w++ = '\'';
-    for (const char *p = s; *p; p++) {
-        if (*p == '\'') {
-            memcpy(w, "'\\''", 4);
-            w += 4;
-        } else {
-            *w++ = *p;
-        }
-    }
-    *w = '\'';
-    return out;
-}
-
 /* The command's whole stdout (malloc'd), NULL if it failed. */
 static char *git_out(const char *repo, const char *args)
 {
-    char *qr = shq(repo);
+    char *qr = lab_shell_quote(repo);
     char *cmd = lab_asprintf("git -C %s %s 2>/dev/null", qr, args);
     free(qr);
-    FILE *p = popen(cmd, "r");
+    char *out = lab_capture(cmd);
     free(cmd);
-    if (!p)
-        return NULL;
-    size_t cap = 4096, len = 0;
-    char *buf = lab_xcalloc(1, cap);
-    size_t got;
-    while ((got = fread(buf + len, 1, cap - len - 1, p)) > 0) {
-        len += got;
-        if (len + 1 == cap) {
-            cap *= 2;
-            buf = realloc(buf, cap);
-            if (!buf)
-                abort();
-        }
-    }
-    buf[len] = '\0';
-    if (pclose(p) != 0) {
-        free(buf);
-        return NULL;
-    }
-    return buf;
+    return out;
 }
 
 /* The repository itself first: a missing one is not a missing commit. */
@@ -268,7 +234,7 @@ static int git_repo_check(const char *repo)
 
 static int git_commit(const char *repo, const char *ref, char out[41])
 {
-    char *q = shq(ref);
+    char *q = lab_shell_quote(ref);
     char *args = lab_asprintf("rev-parse --verify -q %s^{commit}", q);
     char *s = git_out(repo, args);
     free(args);

@@ -1,8 +1,8 @@
 /* lab compare RUN_A RUN_B: two stored runs side by side. */
-#include "commands.h"
-#include "runcompare.h"
-#include "store.h"
-#include "util.h"
+#include "lab/commands.h"
+#include "host/runcompare.h"
+#include "host/store.h"
+#include "common/msg.h"
 
 #include <stdio.h>
 #include <stdlib.h>

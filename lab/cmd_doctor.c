@@ -1,6 +1,6 @@
 /* lab doctor: can a cell run on this machine, and if not, what to do. */
-#include "commands.h"
-#include "doctor.h"
+#include "lab/commands.h"
+#include "host/doctor.h"
 
 #include <stdio.h>
 #include <string.h>

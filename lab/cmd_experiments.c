@@ -1,7 +1,8 @@
 /* lab experiments: the shipped experiment files and what each runs. */
-#include "commands.h"
-#include "experiment.h"
-#include "util.h"
+#include "lab/commands.h"
+#include "host/experiment.h"
+#include "common/msg.h"
+#include "common/str.h"
 
 #include <dirent.h>
 #include <stdio.h>

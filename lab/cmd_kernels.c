@@ -1,18 +1,21 @@
 /* lab kernels: the catalog, which kernels are already in the cache, what
  * each kernel's era means for a cell (kernels/era.h), user kernels (add,
  * remove: kernels/user.h) and the builder (kernels/build.h). */
-#include "build.h"
-#include "catalog.h"
-#include "compat.h"
-#include "commands.h"
-#include "era.h"
-#include "fetch.h"
-#include "kconfig.h"
-#include "toolchain.h"
-#include "user.h"
-#include "session.h"
-#include "smoke.h"
-#include "util.h"
+#include "kernels/build.h"
+#include "kernels/catalog.h"
+#include "kernels/compat.h"
+#include "lab/commands.h"
+#include "kernels/era.h"
+#include "kernels/fetch.h"
+#include "kernels/kconfig.h"
+#include "kernels/toolchain.h"
+#include "kernels/user.h"
+#include "lab/session.h"
+#include "host/smoke.h"
+#include "common/interrupt.h"
+#include "common/msg.h"
+#include "common/paths.h"
+#include "common/str.h"
 
 #include <getopt.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* lab profiles: the hardware profiles and their key figures. */
-#include "commands.h"
-#include "profile.h"
+#include "lab/commands.h"
+#include "host/profile.h"
 
 #include <stdio.h>
 

@@ -1,7 +1,7 @@
 /* lab report RUN [RUN ...] --html DIR: the HTML page of stored runs. */
-#include "commands.h"
-#include "html.h"
-#include "util.h"
+#include "lab/commands.h"
+#include "host/html.h"
+#include "common/msg.h"
 
 #include <stdio.h>
 #include <stdlib.h>

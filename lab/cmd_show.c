@@ -1,10 +1,11 @@
 /* lab runs, lab show: what the result store holds. */
-#include "commands.h"
-#include "json.h"
-#include "reconcile.h"
-#include "report.h"
-#include "store.h"
-#include "util.h"
+#include "lab/commands.h"
+#include "host/json.h"
+#include "host/reconcile.h"
+#include "host/report.h"
+#include "host/store.h"
+#include "common/msg.h"
+#include "common/str.h"
 
 #include <stdio.h>
 #include <stdlib.h>

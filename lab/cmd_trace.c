@@ -1,8 +1,9 @@
 /* lab trace [RUN] [KERNEL]: summaries of the era disk's request traces. */
-#include "commands.h"
-#include "store.h"
-#include "trace.h"
-#include "util.h"
+#include "lab/commands.h"
+#include "host/store.h"
+#include "host/trace.h"
+#include "common/msg.h"
+#include "common/str.h"
 
 #include <stdlib.h>
 #include <string.h>

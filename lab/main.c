@@ -1,7 +1,9 @@
 /* lab: boots matrices of guest kernels under QEMU through libvirt and
  * compares their IO performance. This file only dispatches subcommands. */
-#include "commands.h"
-#include "util.h"
+#include "lab/commands.h"
+#include "common/msg.h"
+#include "common/paths.h"
+#include "common/str.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,9 +1,11 @@
 /* The connection, store and run every measuring command starts with. */
-#include "session.h"
-#include "commands.h"
-#include "reconcile.h"
-#include "util.h"
-#include "vm.h"
+#include "lab/session.h"
+#include "lab/commands.h"
+#include "host/reconcile.h"
+#include "common/file.h"
+#include "common/interrupt.h"
+#include "common/paths.h"
+#include "host/vm.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "cell.h"
+#include "host/cell.h"
 
 struct lab_session {
     struct lab_cell_env env; /* conn, store, run id and log dir for lab_cell_run */

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "hdd/profile.h"
+#include "host/hdd/profile.h"
 
 int main(int argc, char **argv)
 {

@@ -22,9 +22,9 @@
 
 #include <nbdkit-filter.h>
 
-#include "hdd/model.h"
-#include "hdd/profile.h"
-#include "hdd/stats.h"
+#include "host/hdd/model.h"
+#include "host/hdd/profile.h"
+#include "host/hdd/stats.h"
 
 static char *profile_path, *trace_path, *stats_path;
 static struct hdd_stats *stats; /* mapped stats=PATH, or NULL */

@@ -8,7 +8,7 @@ HDD_PURE := layout.c model.c queue.c profile.c
 HOST_SRCS += $(addprefix $(HDD_DIR)/,$(HDD_PURE))
 
 HDD_PIC_OBJS := $(HDD_PURE:%.c=$(BUILD)/hdd-pic/%.o)
-HDD_CFLAGS   := $(CFLAGS) -O2 -fPIC $(WARN) -std=gnu11 -D_GNU_SOURCE -MMD -MP -I. -Ihost \
+HDD_CFLAGS   := $(CFLAGS) -O2 -fPIC $(WARN) -std=gnu11 -D_GNU_SOURCE -MMD -MP -I. \
                 $(shell pkg-config --cflags nbdkit)
 
 $(BUILD)/hdd-pic/%.o: $(HDD_DIR)/%.c

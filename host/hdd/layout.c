@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "hdd/model_int.h"
+#include "host/hdd/model_int.h"
 
 void hdd_params_defaults(struct hdd_params *p)
 {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hdd/model_int.h"
+#include "host/hdd/model_int.h"
 
 #define MS 1e6 /* ns per ms */
 

@@ -2,7 +2,7 @@
 #ifndef LAB_HDD_MODEL_INT_H
 #define LAB_HDD_MODEL_INT_H
 
-#include "hdd/model.h"
+#include "host/hdd/model.h"
 
 #define SECTOR 512u
 

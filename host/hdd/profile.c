@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hdd/profile.h"
+#include "host/hdd/profile.h"
 
 enum kind { K_DBL, K_INT, K_U64KIB, K_U64, K_STR, K_BUS, K_SEEK, K_BOOL };
 

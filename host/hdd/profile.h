@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "hdd/model.h"
+#include "host/hdd/model.h"
 
 /* Parses text (name is the file name used in messages). Returns 0, or -1
  * with "NAME:LINE: reason" in err. */

@@ -2,7 +2,7 @@
  * first among the first queue_depth pending requests, with aging. */
 #include <stdint.h>
 
-#include "hdd/model_int.h"
+#include "host/hdd/model_int.h"
 
 int hdd_queue_submit(struct hdd_model *m, int op, uint64_t offset, uint32_t len, int fua,
                      int64_t arrival_ns)

@@ -8,23 +8,23 @@
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 30
 FUZZ_FLAGS   := -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined \
-                -fno-sanitize-recover=undefined -std=gnu11 -D_GNU_SOURCE -I. -Ihost \
-                -Iguest-agent -Ikernels
+                -fno-sanitize-recover=undefined -std=gnu11 -D_GNU_SOURCE -I.
 FUZZ_NAMES   := proto experiment profile bzimage trace agent_cmdline
 
 # The code under test for each harness.
-FUZZ_SRC_proto         := host/proto.c host/util.c
-FUZZ_SRC_experiment    := host/experiment.c host/util.c $(addprefix guest-agent/,keys.c cmdline.c fmt.c opts.c)
+FUZZ_COMMON := $(filter-out common/hash.c,$(wildcard common/*.c))
+FUZZ_SRC_proto         := host/proto.c $(FUZZ_COMMON)
+FUZZ_SRC_experiment    := host/experiment.c $(FUZZ_COMMON) $(addprefix guest-agent/,keys.c cmdline.c fmt.c opts.c)
 FUZZ_SRC_profile       := host/hdd/profile.c host/hdd/model.c host/hdd/layout.c host/hdd/queue.c
-FUZZ_SRC_bzimage       := kernels/bzimage.c host/util.c
-FUZZ_SRC_trace         := host/trace.c host/util.c host/store.c
+FUZZ_SRC_bzimage       := kernels/bzimage.c $(FUZZ_COMMON)
+FUZZ_SRC_trace         := host/trace.c $(FUZZ_COMMON) host/store.c
 FUZZ_LIBS_trace        := -lsqlite3 -lpthread # trace.c also reads a cell's window from the store
 FUZZ_SRC_agent_cmdline := $(addprefix guest-agent/,cmdline.c keys.c fmt.c opts.c parse.c)
 
 FUZZ_BINS := $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 
 # Rebuilt when the harness, the code under test or any header changes.
-FUZZ_HDRS := $(wildcard host/*.h host/hdd/*.h guest-agent/*.h kernels/*.h)
+FUZZ_HDRS := $(wildcard common/*.h host/*.h host/hdd/*.h guest-agent/*.h kernels/*.h)
 .SECONDEXPANSION:
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.mk $$(FUZZ_SRC_$$*) $(FUZZ_HDRS)
 	@mkdir -p $(@D)

@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "syscalls-2.4.0.h"
+#include "tests/seccomp/syscalls-2.4.0.h"
 
 #define NELEM(a)    (sizeof(a) / sizeof((a)[0]))
 #define MAX_DENY    32

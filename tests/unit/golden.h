@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "common/file.h"
+#include "common/str.h"
 
 static inline void assert_golden(const char *name, const char *actual)
 {

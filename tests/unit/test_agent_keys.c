@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "celldomain.h"
-#include "experiment.h"
+#include "host/celldomain.h"
+#include "host/experiment.h"
 #include "guest-agent/keys.h"
 #include "guest-agent/protocol.h"
 

@@ -13,8 +13,8 @@
 
 #include <cmocka.h>
 
-#include "bisect.h"
-#include "store.h"
+#include "host/bisect.h"
+#include "host/store.h"
 
 #define N(x) (sizeof(x) / sizeof((x)[0]))
 

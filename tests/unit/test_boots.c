@@ -12,8 +12,8 @@
 
 #include <cmocka.h>
 
-#include "runmodel.h"
-#include "store.h"
+#include "host/runmodel.h"
+#include "host/store.h"
 
 /* MB/s per boot: kernel A boots at ~50, 52, 48; B at ~49, 51, 47. The
  * first sample of each boot is the warm-up (9 MB/s), never counted. */

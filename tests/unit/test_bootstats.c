@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "bootstats.h"
+#include "host/bootstats.h"
 
 #define N(x) (sizeof(x) / sizeof((x)[0]))
 

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "celldomain.h"
-#include "golden.h"
-#include "iosched.h"
-#include "protocol.h"
+#include "host/celldomain.h"
+#include "tests/unit/golden.h"
+#include "host/iosched.h"
+#include "guest-agent/protocol.h"
 
 static const struct lab_cell_paths paths = {
     .name = "lab-1234-0-k",

@@ -16,7 +16,8 @@
 #include "kernels/compat.h"
 #include "kernels/era.h"
 #include "kernels/toolchain.h"
-#include "util.h"
+#include "common/file.h"
+#include "common/str.h"
 
 static lab_kver kv(const char *s)
 {

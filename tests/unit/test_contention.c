@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "contention.h"
+#include "host/contention.h"
 
 static void test_parsers(void **state)
 {

@@ -14,8 +14,11 @@
 #include <openssl/evp.h>
 
 #include "images/datadisk.h"
-#include "protocol.h"
-#include "util.h"
+#include "guest-agent/protocol.h"
+#include "common/file.h"
+#include "common/paths.h"
+#include "common/proc.h"
+#include "common/str.h"
 
 static char *tmpdir;
 

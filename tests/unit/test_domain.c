@@ -4,8 +4,8 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "domain.h"
-#include "golden.h"
+#include "host/domain.h"
+#include "tests/unit/golden.h"
 
 static struct lab_domain_spec ide_cell(void)
 {

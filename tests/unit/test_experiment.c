@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "experiment.h"
+#include "host/experiment.h"
 
 /* Captures what lab_error prints, to check the message names file and line. */
 static char captured[4096];

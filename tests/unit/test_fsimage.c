@@ -13,9 +13,13 @@
 #include <unistd.h>
 
 #include "images/fsimage.h"
-#include "images/hash.h"
-#include "protocol.h"
-#include "util.h"
+#include "common/hash.h"
+#include "guest-agent/protocol.h"
+#include "common/clock.h"
+#include "common/file.h"
+#include "common/paths.h"
+#include "common/proc.h"
+#include "common/str.h"
 
 static char *tmpdir;
 

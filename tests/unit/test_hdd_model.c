@@ -21,7 +21,7 @@
 
 #include <cmocka.h>
 
-#include "hdd/model.h"
+#include "host/hdd/model.h"
 
 #define MSEC 1000000LL /* ns */
 

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "hdd/profile.h"
+#include "host/hdd/profile.h"
 
 #ifdef LAB_PROFILES_DIR
 #define PROFILES_DIR LAB_PROFILES_DIR

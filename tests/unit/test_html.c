@@ -11,11 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bisect.h"
-#include "fixture.h"
-#include "html.h"
-#include "store.h"
-#include "util.h"
+#include "host/bisect.h"
+#include "tests/unit/fixture.h"
+#include "host/html.h"
+#include "host/store.h"
+#include "common/file.h"
+#include "common/str.h"
 
 static char dir[] = "/tmp/lab-test-html.XXXXXX";
 

@@ -14,8 +14,10 @@
 #include <lzma.h>
 
 #include "images/initramfs.h"
-#include "protocol.h"
-#include "util.h"
+#include "guest-agent/protocol.h"
+#include "common/file.h"
+#include "common/paths.h"
+#include "common/str.h"
 
 static char *home, *agent, *moddir;
 static const char agent_bytes[] = "\177ELF fake agent v1";

@@ -10,7 +10,8 @@
 #include <unistd.h>
 
 #include "images/initrd.h"
-#include "util.h"
+#include "common/file.h"
+#include "common/str.h"
 
 static char home[] = "/tmp/lab-test-initrd.XXXXXX";
 

@@ -9,11 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fixture.h"
-#include "golden.h"
-#include "json.h"
-#include "store.h"
-#include "util.h"
+#include "tests/unit/fixture.h"
+#include "tests/unit/golden.h"
+#include "host/json.h"
+#include "host/store.h"
+#include "common/file.h"
+#include "common/str.h"
 
 static char dir[] = "/tmp/lab-test-json.XXXXXX";
 

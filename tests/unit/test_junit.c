@@ -11,10 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fixture.h"
-#include "junit.h"
-#include "store.h"
-#include "util.h"
+#include "tests/unit/fixture.h"
+#include "host/junit.h"
+#include "host/store.h"
+#include "common/file.h"
+#include "common/str.h"
 
 static char dir[] = "/tmp/lab-test-junit.XXXXXX";
 

@@ -11,10 +11,11 @@
 
 #include <cmocka.h>
 
-#include "fmt.h"
-#include "kprof.h"
-#include "store.h"
-#include "util.h"
+#include "guest-agent/fmt.h"
+#include "host/kprof.h"
+#include "host/store.h"
+#include "common/file.h"
+#include "common/str.h"
 
 /* _stext at 0xc0100000; three functions of 0x100, 0x200 and 0x100 bytes. */
 static const char map[] = "c0100000 T _stext\n"

@@ -12,7 +12,8 @@
 #include <lzma.h>
 
 #include "images/modules.h"
-#include "util.h"
+#include "common/file.h"
+#include "common/str.h"
 
 static char *root; /* temp modules_dir */
 

@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "plan.h"
+#include "host/plan.h"
 
 /* Two kernels, two boots: A1 B1 A2 B2, never A1 A2 B1 B2. */
 static void test_two_kernels(void **state)

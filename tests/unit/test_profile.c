@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "profile.h"
+#include "host/profile.h"
 
 static void test_fast(void **state)
 {

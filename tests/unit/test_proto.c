@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "proto.h"
+#include "host/proto.h"
 
 static struct lab_record rec;
 static char err[256];

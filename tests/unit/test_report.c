@@ -9,10 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fixture.h"
-#include "golden.h"
-#include "report.h"
-#include "store.h"
+#include "tests/unit/fixture.h"
+#include "tests/unit/golden.h"
+#include "host/report.h"
+#include "host/store.h"
 
 static char dir[] = "/tmp/lab-test-report.XXXXXX";
 

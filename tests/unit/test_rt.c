@@ -12,8 +12,8 @@
 
 #include <cmocka.h>
 
-#include "qemuproc.h"
-#include "rt.h"
+#include "host/qemuproc.h"
+#include "host/rt.h"
 
 static void test_vcpu_names(void **state)
 {

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "stats.h"
+#include "host/stats.h"
 
 #define N(x) (sizeof(x) / sizeof((x)[0]))
 

@@ -14,8 +14,9 @@
 #include <sys/resource.h>
 #include <sqlite3.h>
 
-#include "store.h"
-#include "util.h"
+#include "host/store.h"
+#include "common/clock.h"
+#include "common/file.h"
 
 static char dir[64];
 static char path[128];

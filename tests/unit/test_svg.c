@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "golden.h"
-#include "svg.h"
+#include "tests/unit/golden.h"
+#include "host/svg.h"
 
 static size_t count(const char *hay, const char *needle)
 {

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "trace.h"
+#include "host/trace.h"
 
 static int summarize(const char *text, struct lab_trace_summary *s, char *err, size_t len)
 {

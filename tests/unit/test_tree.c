@@ -14,7 +14,8 @@
 #include <openssl/evp.h>
 
 #include "images/tree.h"
-#include "util.h"
+#include "common/file.h"
+#include "common/str.h"
 
 struct item {
     char *path;

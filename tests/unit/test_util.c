@@ -1,4 +1,5 @@
-/* host/util.c: bounded file reads, numbers in range, escaped messages. */
+/* common/: bounded file reads, numbers in range, escaped messages, shell
+ * quoting and a command's captured output. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,8 +16,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "experiment.h"
-#include "util.h"
+#include "host/experiment.h"
+#include "common/file.h"
+#include "common/msg.h"
+#include "common/proc.h"
+#include "common/paths.h"
+#include "common/str.h"
 
 static char path[] = "/tmp/lab-test-util-XXXXXX";
 
@@ -163,6 +168,28 @@ static void test_private_run_dir(void **state)
     rmdir(squat);
 }
 
+/* A quoted word comes back from sh unchanged, whatever it holds; a failing
+ * command captures nothing. */
+static void test_quote_capture(void **state)
+{
+    const char *words[] = {"plain", "it's", "'", "a b\tc", "$(false) `x` \"q\" \\", ""};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        char *q = lab_shell_quote(words[i]);
+        char *cmd = lab_asprintf("printf %%s %s", q);
+        char *out = lab_capture(cmd);
+        assert_non_null(out);
+        assert_string_equal(out, words[i]);
+        free(out);
+        free(cmd);
+        free(q);
+    }
+    assert_null(lab_capture("echo partial; exit 3"));
+    char *big = lab_capture("head -c 100000 /dev/zero | tr '\\0' x");
+    assert_non_null(big);
+    assert_int_equal(strlen(big), 100000);
+    free(big);
+}
+
 static int setup(void **state)
 {
     int fd = mkstemp(path);
@@ -183,7 +210,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bounded),         cmocka_unit_test(test_nul),
         cmocka_unit_test(test_numbers),         cmocka_unit_test(test_escape),
-        cmocka_unit_test(test_private_run_dir),
+        cmocka_unit_test(test_private_run_dir), cmocka_unit_test(test_quote_capture),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

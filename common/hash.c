@@ -1,11 +1,10 @@
 /* SHA-256 content hashing for the image caches. */
-#include "images/hash.h"
+#include "common/hash.h"
 
-#include "util.h"
+#include "common/msg.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 

@@ -1,0 +1,97 @@
+/* Child processes: finding tools, running them, naming them. */
+#include "common/proc.h"
+#include "common/msg.h"
+#include "common/str.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+const char *lab_tool_path(const char *name, char *buf, size_t size)
+{
+    static const char *const dirs[] = {"/usr/sbin", "/sbin", "/usr/bin", "/bin"};
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        snprintf(buf, size, "%s/%s", dirs[i], name);
+        if (access(buf, X_OK) == 0)
+            return buf;
+    }
+    return name;
+}
+
+int lab_spawn_wait(char *const argv[], const char *log_path)
+{
+    int status;
+    pid_t pid = fork();
+    if (pid < 0)
+        return lab_error("fork: %s", strerror(errno));
+    if (pid == 0) {
+        if (log_path) {
+            int fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+            if (fd >= 0) {
+                dup2(fd, 1);
+                dup2(fd, 2);
+            }
+        }
+        signal(SIGINT, SIG_IGN); /* the lab decides when children stop */
+        execvp(argv[0], argv);
+        fprintf(stderr, "lab: cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return lab_error("waitpid: %s", strerror(errno));
+    if (WIFEXITED(status))
+        return WEXITSTATUS(status);
+    return lab_error("%s died of signal %d", argv[0], WTERMSIG(status));
+}
+
+uint64_t lab_proc_start(long pid)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    /* The command name (field 2) may hold spaces and ')': fields count from
+     * the last ')'. starttime is the 20th field after it. */
+    char *p = strrchr(buf, ')');
+    unsigned long long start = 0;
+    if (!p || sscanf(p + 1,
+                     " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d "
+                     "%*d %*d %llu",
+                     &start) != 1)
+        return 0;
+    return start;
+}
+
+char *lab_capture(const char *cmd)
+{
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return NULL;
+    size_t cap = 8192, len = 0, n;
+    char *buf = lab_xcalloc(cap, 1);
+    while ((n = fread(buf + len, 1, cap - len - 1, p)) > 0) {
+        len += n;
+        if (len + 1 == cap) {
+            char *b = realloc(buf, cap * 2);
+            if (!b)
+                abort();
+            buf = b;
+            cap *= 2;
+        }
+    }
+    buf[len] = '\0';
+    int st = pclose(p);
+    if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}

@@ -1,0 +1,26 @@
+/* Child processes: finding tools, running them, naming them. */
+#ifndef LAB_COMMON_PROC_H
+#define LAB_COMMON_PROC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A system tool's path, looked up in the sbin directories too (a normal
+ * user's PATH on Debian has no /usr/sbin): buf, or `name` if not found. */
+const char *lab_tool_path(const char *name, char *buf, size_t size);
+
+/* Runs argv[0] (searched in PATH), waits, returns its exit status or -1.
+ * stdout/stderr go to log_path when it is not NULL, else they are inherited. */
+int lab_spawn_wait(char *const argv[], const char *log_path);
+
+/* A process's start time (clock ticks after boot, /proc/PID/stat field 22),
+ * 0 if it does not exist: with the pid, names one process even after the
+ * pid is reused. */
+uint64_t lab_proc_start(long pid);
+
+/* Runs a shell command and returns its whole stdout (malloc'd, NUL-
+ * terminated), or NULL if it could not run or exited non-zero. Callers
+ * quote every word they splice in with lab_shell_quote. */
+char *lab_capture(const char *cmd);
+
+#endif
