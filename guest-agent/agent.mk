@@ -1,5 +1,6 @@
 # The guest agent: a static, freestanding PID 1 for x86_64 and i386 guests,
-# plus host builds of its pure parts for the cmocka tests (tests/unit/test_agent_*.c).
+# plus host builds of its pure parts: the key table's layer (libagent.a) and
+# the rest for the cmocka tests (tests/unit/test_agent_*.c).
 
 AGENT_DIR    := guest-agent
 AGENT_PURE   := fmt.c cmdline.c keys.c parse.c verify.c figures.c opts.c
