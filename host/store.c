@@ -2,6 +2,7 @@
  * (autocommit) in WAL mode with synchronous=NORMAL: a committed row survives a
  * crash or Ctrl-C of lab; only a power loss may lose the last commits. */
 #include "host/store.h"
+#include "host/store_impl.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -82,7 +83,24 @@ static const char schema_sql[] =
 static const char *const migrations[LAB_STORE_SCHEMA_VERSION] = {
     [1] = "ALTER TABLE runs ADD COLUMN pid INTEGER;"        /* whose lab process the run is */
           "ALTER TABLE runs ADD COLUMN pid_start INTEGER;", /* its start time, against reuse */
-    [2] = CELL_PHASES_SQL,
+    /* The bisection tables (host/store_bisect.c). A file of schema 2 may
+     * hold them already: `lab bisect` used to create them itself. */
+    [2] = "CREATE TABLE IF NOT EXISTS bisect ("
+          " id INTEGER PRIMARY KEY, run INTEGER REFERENCES runs(id), command_line TEXT,"
+          " repo TEXT, good TEXT, bad TEXT, experiment TEXT, metric TEXT, profile TEXT,"
+          " threshold_pct REAL, reps INTEGER, max_reps INTEGER, status TEXT NOT NULL,"
+          " first_bad TEXT, first_bad_subject TEXT, message TEXT,"
+          " started_wall_ns INTEGER, ended_wall_ns INTEGER);"
+          "CREATE TABLE IF NOT EXISTS bisect_steps ("
+          " id INTEGER PRIMARY KEY, bisect INTEGER NOT NULL REFERENCES bisect(id),"
+          " step INTEGER NOT NULL, role TEXT NOT NULL, commit_hash TEXT NOT NULL, subject TEXT,"
+          " kernel TEXT, verdict TEXT NOT NULL, n INTEGER NOT NULL, mean REAL, ci_lo REAL,"
+          " ci_hi REAL, stddev REAL, p_good REAL, p_bad REAL, d_good REAL, d_bad REAL,"
+          " reason TEXT);"
+          "CREATE TABLE IF NOT EXISTS bisect_step_cells ("
+          " step INTEGER NOT NULL REFERENCES bisect_steps(id),"
+          " cell INTEGER NOT NULL REFERENCES cells(id));",
+    [3] = CELL_PHASES_SQL,
 };
 
 enum {
@@ -703,4 +721,32 @@ int64_t lab_store_cell_history_ns(struct lab_store *st, const char *kernel, cons
         ns = (int64_t)sqlite3_column_double(s, 0);
     finish_iter(st, s, rc == SQLITE_ROW ? SQLITE_DONE : rc, 0, "cell history");
     return ns;
+}
+
+/* ---- for the tables kept in other files (host/store_impl.h) ---- */
+
+sqlite3 *lab_store_lock(struct lab_store *st)
+{
+    pthread_mutex_lock(&st->lock);
+    return st->db;
+}
+
+void lab_store_unlock(struct lab_store *st)
+{
+    pthread_mutex_unlock(&st->lock);
+}
+
+int lab_store_step_write(struct lab_store *st, sqlite3_stmt *s, const char *what)
+{
+    return step_write(st, s, what, 0, 0);
+}
+
+void lab_store_bind_text(sqlite3_stmt *s, int i, const char *v)
+{
+    bind_text(s, i, v);
+}
+
+int lab_store_sql_error(struct lab_store *st, const char *what)
+{
+    return db_error(st, what);
 }

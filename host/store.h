@@ -1,6 +1,7 @@
 /* The result store: one SQLite file holding runs, their cells, every sample
- * and every raw agent line. Durable as it goes: each call commits on its own
- * (WAL mode), so an interrupted run keeps everything measured until then.
+ * and every raw agent line, and the bisections (host/store_bisect.h).
+ * Durable as it goes: each call commits on its own (WAL mode), so an
+ * interrupted run keeps everything measured until then.
  *
  * Errors are reported with lab_error (including sqlite3_errmsg) and returned
  * as -1 (or NULL). A store may be used from several threads: calls are
@@ -11,7 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LAB_STORE_SCHEMA_VERSION 3 /* 2: runs.pid, runs.pid_start; 3: cell_phases */
+#define LAB_STORE_SCHEMA_VERSION                                                                   \
+    4 /* 2: runs.pid, runs.pid_start; 3: the bisection tables; 4: cell_phases */
 
 struct lab_store;
 
@@ -82,8 +84,8 @@ int lab_store_foreach_sample(struct lab_store *st, int64_t cell,
 
 /* Where a cell's time went (host/timing.h): phase `seq` (its order), its
  * duration in ns, or ns < 0 for a phase that could not be measured, and a
- * note (may be NULL). Setting a phase again replaces it. A store older than
- * schema 3 has no phases: foreach_phase finds none. */
+ * note (may be NULL). Setting a phase again replaces it. A cell stored
+ * before schema 4 has no phases: foreach_phase finds none. */
 int lab_store_add_phase(struct lab_store *st, int64_t cell, int seq, const char *phase, int64_t ns,
                         const char *note);
 int lab_store_foreach_phase(struct lab_store *st, int64_t cell,

@@ -409,7 +409,7 @@ int lab_timing_report(FILE *out, struct lab_store *st, int64_t run)
     }
     if (rc == 0 && r->phases == 0) {
         fprintf(out,
-                "run %lld: no cell timing stored (a run from before the store's schema 3, or no "
+                "run %lld: no cell timing stored (a run from before the store's schema 4, or no "
                 "cell ran)\n",
                 (long long)run);
         rc = 1;

@@ -97,7 +97,7 @@ int lab_timing_finish(struct lab_timing *t, struct lab_store *st, int64_t cell, 
 
 /* `lab show --timing`: the run's phases per kernel (median over its cells,
  * min and max with two or more), then what could not be measured and why.
- * 0, 1 if the run has no stored phases (a store older than schema 3), -1
+ * 0, 1 if the run has no stored phases (a store older than schema 4), -1
  * on error. */
 int lab_timing_report(FILE *out, struct lab_store *st, int64_t run);
 

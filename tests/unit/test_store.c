@@ -432,9 +432,10 @@ static int collect_phase(int seq, const char *phase, int64_t ns, const char *not
     return 0;
 }
 
-/* A store of schema 2 (before cell_phases), here one another branch of the
- * lab already called schema 3 with its own tables: it opens, keeps its rows
- * and gains the table; phases round-trip, NULL for "not measured". */
+/* A store from before cell_phases (schema 2, or 3 with the bisection
+ * tables), or one another branch of the lab already took to schema 4 with
+ * its own tables: it opens, keeps its rows and gains the table; phases
+ * round-trip, NULL for "not measured". */
 static void migrate_phases(int version)
 {
     sqlite3 *db;
@@ -460,10 +461,12 @@ static void migrate_phases(int version)
             "CREATE TABLE records (id INTEGER PRIMARY KEY, cell INTEGER NOT NULL, host_ns"
             " INTEGER NOT NULL, line TEXT NOT NULL);"
             "INSERT INTO runs VALUES (1, 'lab run', 'seqread', 'fast', 'ok', 1, 2, 7, 8);"
-            "INSERT INTO cells VALUES (1, 1, '6.1-lab', 'seqread', NULL, 'ok', NULL, 1, 2);"
-            "PRAGMA user_version = 2;",
+            "INSERT INTO cells VALUES (1, 1, '6.1-lab', 'seqread', NULL, 'ok', NULL, 1, 2);",
             NULL, NULL, NULL),
         SQLITE_OK);
+    char pragma[64];
+    snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d", version);
+    assert_int_equal(sqlite3_exec(db, pragma, NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
 
     struct lab_store *st;
@@ -485,11 +488,12 @@ static void migrate_phases(int version)
 
 static void test_migrate_phases(void **state)
 {
-    migrate_phases(2);
-    lab_rm_rf(dir);
-    assert_non_null(mkdtemp(strcpy(dir, "/tmp/lab-test-store-XXXXXX")));
-    snprintf(path, sizeof path, "%s/results.db", dir);
-    migrate_phases(3);
+    for (int v = 2; v <= 4; v++) {
+        migrate_phases(v);
+        lab_rm_rf(dir);
+        assert_non_null(mkdtemp(strcpy(dir, "/tmp/lab-test-store-XXXXXX")));
+        snprintf(path, sizeof path, "%s/results.db", dir);
+    }
 }
 
 int main(void)
