@@ -12,6 +12,7 @@ packages=(
     linux-image-amd64  # a host kernel for the libguestfs appliance that checks images
     ccache flex bison libelf-dev  # lab kernels build
     clang libclang-rt-14-dev  # make fuzz: libFuzzer and the sanitizer runtimes
+    universal-ctags  # tests/check-shape.sh: function lengths
 )
 # The i386 guest kernels (Debian's 686 flavour) come from the i386 archive.
 if [ "$(id -u)" = 0 ] && ! dpkg --print-foreign-architectures | grep -qx i386; then
