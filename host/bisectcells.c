@@ -1,5 +1,6 @@
 /* The bisection's real ops; see bisectcells.h. */
 #include "host/bisectcells.h"
+#include "host/testdef.h"
 #include "host/accel.h"
 #include "host/git.h"
 #include "host/smoke.h"
@@ -23,13 +24,13 @@ static int check_metric(const struct lab_experiment *exp, const struct lab_metri
     if (exp->load_list || exp->readahead_list)
         return lab_error("bisect measures one figure per kernel: experiment %s has a %s", exp->name,
                          exp->load_list ? "load_list" : "readahead_list");
-    if (strcmp(m->name, "iops") == 0 && strcmp(exp->test, "randread") != 0)
-        return lab_error("metric iops needs a randread experiment (%s runs %s)", exp->name,
-                         exp->test);
-    if (strcmp(m->name, "mbps") == 0 && strcmp(exp->test, "seqread") != 0 &&
-        strcmp(exp->test, "devread") != 0)
-        return lab_error("metric mbps needs a seqread or devread experiment (%s runs %s)",
-                         exp->name, exp->test);
+    if (!lab_test_gives(lab_test_find(exp->test), m)) {
+        char *tests = lab_metric_tests(m);
+        lab_error("metric %s needs a %s experiment (%s runs %s)", m->name, tests, exp->name,
+                  exp->test);
+        free(tests);
+        return -1;
+    }
     return 0;
 }
 
