@@ -16,6 +16,7 @@
 #include "host/bisect.h"
 #include "host/store.h"
 #include "host/store_bisect.h"
+#include "tests/unit/fixture.h"
 
 #define N(x) (sizeof(x) / sizeof((x)[0]))
 
@@ -339,17 +340,9 @@ static void test_db_roundtrip(void **state)
     assert_int_equal(lab_store_open(path, &st), 0);
     int64_t run = lab_store_run_begin(st, "lab bisect ...", "seqread", "pata-2003");
     int64_t cell = lab_store_cell_begin(st, run, "build-abc", "seqread", NULL);
-    struct lab_bisect_row row = {.run = run,
-                                 .command_line = "lab bisect ...",
-                                 .repo = "/r",
-                                 .good = "aaaa",
-                                 .bad = "bbbb",
-                                 .experiment = "seqread",
-                                 .metric = "mbps",
-                                 .profile = "pata-2003",
-                                 .threshold_pct = 5,
-                                 .reps = 5,
-                                 .max_reps = 20};
+    struct lab_bisect_row row = fixture_bisect_row(run, "pata-2003");
+    row.good = "aaaa";
+    row.bad = "bbbb";
     int64_t id = lab_store_bisect_begin(st, &row);
     assert_true(id > 0);
     struct lab_bisect_step s = {.step = 1,

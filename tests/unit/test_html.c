@@ -50,17 +50,7 @@ static void add_bisection(const char *store_path, int64_t run)
 {
     struct lab_store *db;
     assert_int_equal(lab_store_open(store_path, &db), 0);
-    struct lab_bisect_row row = {.run = run,
-                                 .command_line = "lab bisect",
-                                 .repo = "/r",
-                                 .good = "g",
-                                 .bad = "b",
-                                 .experiment = "seqread",
-                                 .metric = "mbps",
-                                 .profile = "fast",
-                                 .threshold_pct = 5,
-                                 .reps = 5,
-                                 .max_reps = 20};
+    struct lab_bisect_row row = fixture_bisect_row(run, "fast");
     int64_t id = lab_store_bisect_begin(db, &row);
     static const char *const roles[] = {"good", "bad", "step"};
     for (int i = 0; i < 3; i++) {

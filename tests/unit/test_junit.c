@@ -142,17 +142,7 @@ static void test_bisect_stored(void **state)
     struct lab_store *st;
     assert_int_equal(lab_store_open(db, &st), 0); /* the bisection's run lives in the store */
     int64_t run = lab_store_run_begin(st, "lab bisect", "seqread", "pata-2003");
-    struct lab_bisect_row row = {.run = run,
-                                 .command_line = "lab bisect",
-                                 .repo = "/r",
-                                 .good = "g",
-                                 .bad = "b",
-                                 .experiment = "seqread",
-                                 .metric = "mbps",
-                                 .profile = "pata-2003",
-                                 .threshold_pct = 5,
-                                 .reps = 5,
-                                 .max_reps = 20};
+    struct lab_bisect_row row = fixture_bisect_row(run, "pata-2003");
     int64_t id = lab_store_bisect_begin(st, &row);
     struct lab_bisect_step steps[] = {
         step(0, "good", "1f84e2000706", LAB_BISECT_GOOD, ""),
