@@ -1,5 +1,8 @@
 /* A cell's domain and kernel command line from its era, bus and profile. */
 #include "host/celldomain.h"
+#include "guest-agent/keys.h"
+#include "guest-agent/protocol.h"
+#include "common/msg.h"
 #include "images/initrd.h"
 #include "host/iosched.h"
 #include "common/str.h"
@@ -20,18 +23,42 @@ static const char *guest_disk(const struct lab_era *era, const struct lab_bus *b
 char *lab_cell_agent_params(const struct lab_era *era, const struct lab_bus *bus,
                             enum lab_channel_kind channel, const struct lab_experiment *exp)
 {
-    char *agent = lab_experiment_cmdline(exp);
+    struct agent_config c;
+    uint64_t sent = lab_experiment_agent_config(exp, &c);
     struct lab_sched_plan sched;
     char reason[256];
     /* lab_cell_check refused an impossible scheduler before we got here. */
     if (lab_sched_plan(era, exp->scheduler, &sched, reason, sizeof reason) < 0)
         memset(&sched, 0, sizeof sched);
-    char *params = lab_asprintf(
-        "%s%s%s lab.dev=%s lab.dev2=%s lab.chan=%s%s\n", agent, sched.agent_key[0] ? " " : "",
-        sched.agent_key, guest_disk(era, bus, 0), guest_disk(era, bus, 1),
-        channel == LAB_CHANNEL_UART ? "ttyS1" : "virtio", era->ra_blkfra ? " lab.ra_blkfra=1" : "");
-    free(agent);
-    return params;
+    /* The cell's own keys, through the agent's key table like the
+     * experiment's: what the agent parses is what is written. */
+    const struct {
+        enum agent_key_id id;
+        const char *value; /* NULL: not sent */
+    } cell[] = {
+        {AGENT_K_SCHED, sched.agent_sched[0] ? sched.agent_sched : NULL},
+        {AGENT_K_DEV, guest_disk(era, bus, 0)},
+        {AGENT_K_DEV2, guest_disk(era, bus, 1)},
+        {AGENT_K_CHAN, channel == LAB_CHANNEL_UART ? "ttyS1" : "virtio"},
+        {AGENT_K_RA_BLKFRA, era->ra_blkfra ? "1" : NULL},
+    };
+    for (size_t i = 0; i < sizeof cell / sizeof cell[0]; i++) {
+        if (!cell[i].value)
+            continue;
+        const struct agent_key *k = &agent_keys[cell[i].id];
+        const char *why = agent_key_set(k, &c, cell[i].value, strlen(cell[i].value));
+        if (why) { /* cannot be: the values come from the lab's own tables */
+            lab_error("the agent refuses lab.%s=%s (%s)", k->name, cell[i].value, why);
+            abort();
+        }
+        sent |= AGENT_KEY(cell[i].id);
+    }
+    char buf[LAB_PARAMS_MAX];
+    if (agent_params_format(&c, sent, buf, sizeof buf) < 0) {
+        lab_error("the agent's parameters of %s pass %d bytes", exp->name, LAB_PARAMS_MAX);
+        abort();
+    }
+    return lab_asprintf("%s\n", buf);
 }
 
 /* The console's log level: 4 (warnings and worse) keeps the serial console

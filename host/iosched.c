@@ -52,7 +52,7 @@ int lab_sched_plan(const struct lab_era *era, const char *name, struct lab_sched
         }
         /* Switch at run time where sysfs can (2.6.10+), else at boot. */
         if (lab_era_has(era, LAB_FEAT_SCHED_SYSFS))
-            snprintf(out->agent_key, sizeof out->agent_key, "lab.sched=%s", name);
+            snprintf(out->agent_sched, sizeof out->agent_sched, "%s", name);
         else
             snprintf(out->boot_param, sizeof out->boot_param, "elevator=%s", name);
         return 0;

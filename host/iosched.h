@@ -10,7 +10,7 @@
 
 struct lab_sched_plan {
     char boot_param[64]; /* "elevator=NAME" for the kernel command line, or "" */
-    char agent_key[96];  /* "lab.sched=NAME" for the agent (sysfs), or "" */
+    char agent_sched[32]; /* the agent's lab.sched (switched in sysfs), or "" */
 };
 
 /* name NULL or "" = the kernel's default. 0, or -1 with the reason. */
