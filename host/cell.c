@@ -762,6 +762,12 @@ int lab_cell_run(const struct lab_cell_env *env, const struct lab_cell_spec *spe
         if (lab_rt_qemu(dom_name, spec->rt_priority, why, sizeof why) < 0)
             lab_warn("%s: QEMU runs without SCHED_FIFO: %s", spec->kernel->name, why);
     }
+    if (spec->pin_cpu) {
+        char why[200] = "";
+        if (lab_rt_pin_qemu(dom_name, (int)spec->pin_cpu - 1, why, sizeof why) < 0)
+            lab_warn("%s: QEMU not pinned to CPU %u: %s", spec->kernel->name, spec->pin_cpu - 1,
+                     why);
+    }
     if (lab_contention_attach(&c->cont, dom_name, c->stats) < 0)
         lab_warn("%s: no vCPU thread of QEMU found: runs will have no vCPU wait on record",
                  spec->kernel->name);

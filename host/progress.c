@@ -5,6 +5,7 @@
 #include "kernels/fetch.h"
 #include "common/clock.h"
 #include "common/msg.h"
+#include "common/file.h"
 #include "common/str.h"
 
 #include <pthread.h>
@@ -33,6 +34,9 @@ struct lab_progress {
     unsigned runs;
     char line[256]; /* what is on the terminal now ("" none) */
     char phase[32]; /* the last phase printed (plain mode) */
+    char source[4096];         /* the running cell's own store (a bundle's), "" none */
+    struct lab_store *src_st;  /* opened on it by the ticker */
+    char src_open[4096];
     int stopping;
     pthread_t ticker;
     pthread_mutex_t lock;
@@ -174,6 +178,24 @@ static void wait_tick(struct lab_progress *p)
     pthread_cond_timedwait(&p->wake, &p->lock, &ts);
 }
 
+/* The store the running cell writes: its bundle's (opened read-only by
+ * the ticker once the file exists) or the run's. */
+static struct lab_store *phase_store(struct lab_progress *p, const char *source, int64_t *run)
+{
+    if (!source[0]) {
+        *run = p->run;
+        return p->st;
+    }
+    *run = LAB_STORE_ALL_RUNS;
+    if (p->src_st && (strcmp(p->src_open, source) != 0 || !lab_file_exists(source))) {
+        lab_store_close(p->src_st);
+        p->src_st = NULL;
+    }
+    if (!p->src_st && lab_file_exists(source) && lab_store_open_readonly(source, &p->src_st) == 0)
+        snprintf(p->src_open, sizeof p->src_open, "%s", source);
+    return p->src_st;
+}
+
 static void *tick(void *arg)
 {
     struct lab_progress *p = arg;
@@ -183,9 +205,15 @@ static void *tick(void *arg)
         const struct lab_kernel *k = p->kernel;
         unsigned runs = p->runs;
         if (cell < p->ncells && k) {
-            char phase[32];
+            char phase[32], source[sizeof p->source];
+            snprintf(source, sizeof source, "%s", p->source);
             pthread_mutex_unlock(&p->lock);
-            read_phase(p->st, p->run, k, runs, phase, sizeof phase);
+            int64_t run;
+            struct lab_store *st = phase_store(p, source, &run);
+            if (st)
+                read_phase(st, run, k, runs, phase, sizeof phase);
+            else
+                snprintf(phase, sizeof phase, "%s", lab_kernel_is_cached(k) ? "image" : "fetch");
             pthread_mutex_lock(&p->lock);
             if (!p->stopping && p->cell == cell)
                 draw(p, phase);
@@ -274,6 +302,13 @@ void lab_progress_cell_done(struct lab_progress *p)
     pthread_mutex_unlock(&p->lock);
 }
 
+void lab_progress_cell_source(struct lab_progress *p, const char *store_path)
+{
+    pthread_mutex_lock(&p->lock);
+    snprintf(p->source, sizeof p->source, "%s", store_path ? store_path : "");
+    pthread_mutex_unlock(&p->lock);
+}
+
 void lab_progress_printf(struct lab_progress *p, const char *fmt, ...)
 {
     va_list ap;
@@ -298,6 +333,7 @@ void lab_progress_stop(struct lab_progress *p)
     pthread_mutex_unlock(&p->lock);
     if (p->ticking)
         pthread_join(p->ticker, NULL);
+    lab_store_close(p->src_st);
     lab_message_hook = NULL;
     active = NULL;
     pthread_cond_destroy(&p->wake);

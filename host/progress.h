@@ -33,6 +33,9 @@ void lab_progress_plan(struct lab_progress *p, size_t index, const char *kernel,
 /* Cell `index` starts now; runs = samples it will send (warm-ups included). */
 void lab_progress_cell(struct lab_progress *p, size_t index, const struct lab_kernel *k,
                        const char *what, unsigned runs);
+/* The running cell writes its own store (a result bundle's live store,
+ * host/bundle.h) at store_path: its phase is read there. NULL: the run's. */
+void lab_progress_cell_source(struct lab_progress *p, const char *store_path);
 /* The cell ended (its status line is replaced by the caller's message). */
 void lab_progress_cell_done(struct lab_progress *p);
 

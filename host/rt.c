@@ -111,6 +111,28 @@ int lab_rt_qemu(const char *name, int prio, char *why, size_t len)
     return set ? set : -1;
 }
 
+int lab_rt_pin_qemu(const char *name, int cpu, char *why, size_t len)
+{
+    pid_t tids[256];
+    pid_t pid = lab_qemu_pid(name);
+    cpu_set_t set;
+    if (pid < 0) {
+        snprintf(why, len, "no QEMU process for %s", name);
+        return -1;
+    }
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    int n = lab_qemu_threads(pid, 0, tids, sizeof tids / sizeof tids[0]), pinned = 0;
+    for (int i = 0; i < n; i++) {
+        if (sched_setaffinity(tids[i], sizeof set, &set) == 0)
+            pinned++;
+        else
+            snprintf(why, len, "thread %ld of QEMU %ld: %s", (long)tids[i], (long)pid,
+                     strerror(errno));
+    }
+    return pinned ? pinned : -1;
+}
+
 int lab_rt_plan(int disabled, char *note, size_t len)
 {
     char why[200];

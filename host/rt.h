@@ -38,6 +38,11 @@ int lab_rt_cputune_usable(char *why, size_t len);
  * later inherit both. The number of threads set, or -1 with why. */
 int lab_rt_qemu(const char *name, int prio, char *why, size_t len);
 
+/* Every thread of the QEMU running domain `name` on host CPU cpu only
+ * (threads it starts later inherit it): `lab run --jobs N` gives each
+ * real-time cell its own core. The number pinned, or -1 with why. */
+int lab_rt_pin_qemu(const char *name, int cpu, char *why, size_t len);
+
 /* The kernel's RT throttle: sched_rt_runtime_us, or LONG_MIN if unreadable
  * (-1 means no throttle). */
 long lab_rt_runtime_us(void);

@@ -4,6 +4,7 @@
 #include "kernels/catalog.h"
 #include "host/cell.h"
 #include "lab/commands.h"
+#include "host/engine.h"
 #include "host/experiment.h"
 #include "host/json.h"
 #include "host/junit.h"
@@ -418,7 +419,7 @@ int cmd_run(int argc, char **argv)
         lab_progress_printf(progress, "lab: [%zu/%zu] %s: %s\n", i + 1, ncells, kname, what);
         if (i < planned)
             lab_progress_cell(progress, i, specs[i].kernel, what, runs_per_cell(specs[i].exp));
-        int cell_rc = lab_cell_run(env, &specs[i], &res);
+        int cell_rc = lab_engine_local_cell(env, &specs[i], o.sets, o.nsets, progress, &res);
         if (i < planned)
             lab_progress_cell_done(progress);
         if (cell_rc < 0) {
