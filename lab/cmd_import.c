@@ -53,6 +53,14 @@ static int import_one(struct import_ctx *c, const char *dir)
     char why[1024];
     if (lab_bundle_verify(dir, &m, why, sizeof why) < 0)
         return lab_error("bundle %s refused: %s; nothing imported", dir, why);
+    unsigned ok_attempt;
+    int64_t before = lab_store_find_import(c->st, m.key, m.attempt, &ok_attempt);
+    if (before != 0) { /* no new run for a bundle stored before */
+        if (before > 0)
+            printf("%s: cell %s attempt %u: already imported as cell %lld; nothing changed\n",
+                   dir, m.key, m.attempt, (long long)before);
+        return before > 0 ? 0 : -1;
+    }
     int64_t run = target_run(c, dir, &m);
     char *log_dir = run > 0 ? lab_run_log_dir(run) : NULL;
     int rc = run > 0 ? lab_bundle_import(c->st, run, log_dir, dir, &r) : -1;
