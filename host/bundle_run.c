@@ -7,7 +7,6 @@
 #include "common/msg.h"
 #include "common/str.h"
 
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,15 +54,6 @@ static void run_cell(const struct lab_cell_job *job, struct lab_job_spec *js, co
     lab_store_run_end(st, run, lab_cell_status_name(res->status));
 }
 
-static void pin(int cpu)
-{
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
-    if (sched_setaffinity(0, sizeof set, &set) < 0)
-        lab_warn("cannot pin the cell to CPU %d", cpu);
-}
-
 static void fill_manifest(struct lab_bundle_manifest *m, const struct lab_cell_job *job,
                           const char *dir, const struct lab_cell_result *res)
 {
@@ -98,9 +88,9 @@ int lab_bundle_run(const struct lab_cell_job *job, const char *dir, struct lab_c
     }
     if (lab_mkdir_p(dir, 0755) < 0 || lab_cell_job_resolve(job, &js) < 0)
         goto out;
-    if (job->cpu >= 0)
-        pin(job->cpu); /* the reader and nbdkit; QEMU through the spec */
-    js.spec.pin_cpu = job->cpu + 1;
+    /* QEMU and nbdkit on the job's core; the reader (above normal threads)
+     * is left free to stamp records from any core. */
+    js.spec.pin_cpu = job->cpu >= 0 ? (unsigned)job->cpu + 1 : 0;
     unlink(sealed);
     if (lab_store_open(live, &st) == 0) {
         run_cell(job, &js, dir, st, res);

@@ -546,7 +546,8 @@ static int start_disk(struct cell_run *c, int i, const char *image)
                                   .log = log,
                                   .filter = model ? lab_hdd_filter_path() : NULL,
                                   .profile = model ? p->path : NULL,
-                                  .rt_priority = c->spec->rt_priority ? LAB_RT_NBD_PRIO : 0};
+                                  .rt_priority = c->spec->rt_priority ? LAB_RT_NBD_PRIO : 0,
+                                  .pin_cpu = c->spec->pin_cpu};
         int rc = lab_nbd_start(&ns, &c->nbd2);
         free(log);
         return rc < 0 ? fail(c, LAB_CELL_FAILED, "cannot serve the second disk (nbdkit)") : 0;
@@ -565,6 +566,7 @@ static int start_disk(struct cell_run *c, int i, const char *image)
         .trace = c->trace,
         .stats = model ? (c->stats = lab_asprintf("%s/disk0.stats", c->dir)) : NULL,
         .rt_priority = c->spec->rt_priority ? LAB_RT_NBD_PRIO : 0,
+        .pin_cpu = c->spec->pin_cpu,
     };
     int rc = lab_nbd_start(&ns, &c->nbd);
     free(log);
@@ -764,7 +766,8 @@ int lab_cell_run(const struct lab_cell_env *env, const struct lab_cell_spec *spe
     }
     if (spec->pin_cpu) {
         char why[200] = "";
-        if (lab_rt_pin_qemu(dom_name, (int)spec->pin_cpu - 1, why, sizeof why) < 0)
+        if (lab_rt_pin_qemu(dom_name, (int)spec->pin_cpu - 1, spec->rt_priority, why,
+                            sizeof why) < 0)
             lab_warn("%s: QEMU not pinned to CPU %u: %s", spec->kernel->name, spec->pin_cpu - 1,
                      why);
     }

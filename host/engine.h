@@ -11,18 +11,61 @@
 #include "host/bundle.h"
 #include "host/cell.h"
 #include "host/progress.h"
+#include "host/run.h"
 
-/* Where a job's bundle is written on this host: LOG_DIR/bundles/KEY.ATTEMPT. */
-char *lab_engine_bundle_dir(const char *log_dir, const struct lab_cell_job *job, unsigned attempt);
+#define LAB_ENGINE_MAX_JOBS 16
+
+/* The command line's choice (lab run --jobs, --engine, --partition, --hosts). */
+struct lab_engine_opts {
+    unsigned jobs;         /* cells at once; 0: 1 */
+    const char *engine;    /* "local" (NULL), "slurm", "ssh" */
+    const char *partition; /* slurm */
+    const char *hosts;     /* ssh: GNU parallel's --sshloginfile */
+};
+
+/* What every engine starts from. */
+struct lab_engine {
+    const struct lab_run_ops *ops;
+    const struct lab_cell_env *env; /* the controller's store, run and log directory */
+    char *const *sets;              /* the run's --set overrides, for every cell job */
+    size_t nsets;
+    struct lab_engine_opts opts;
+    void *priv; /* the engine's own state */
+};
+
+/* The engine the options name, ready for lab_run_execute(..., e->ops, e,
+ * ...); NULL with the error said (an unknown engine, a missing tool). */
+struct lab_engine *lab_engine_open(const struct lab_engine_opts *o, const struct lab_cell_env *env,
+                                   char *const *sets, size_t nsets);
+const struct lab_run_ops *lab_engine_ops(struct lab_engine *e);
+void lab_engine_close(struct lab_engine *e); /* NULL is fine */
+
+/* The engines (engine.c picks one by name). open: 0 or -1 said. */
+struct lab_engine_kind {
+    const char *name;
+    const struct lab_run_ops *ops;
+    int (*open)(struct lab_engine *e);
+    void (*close)(struct lab_engine *e);
+};
+extern const struct lab_engine_kind lab_engine_local_kind, lab_engine_jobs_kind;
+
+/* This lab's spool on this host, $LAB_HOME/spool/PID (labs running at once
+ * with stores of their own have the same run ids), and where a job's
+ * bundle is written in it: SPOOL/KEY.ATTEMPT. */
+char *lab_engine_spool(void);
+char *lab_engine_bundle_dir(const struct lab_cell_job *job, unsigned attempt);
 
 /* The cell's "running" row in the controller's store (replaced by its
  * import): the cell id, or -1. */
 int64_t lab_engine_dispatch(const struct lab_cell_env *env, const struct lab_cell_spec *spec,
                             const struct lab_cell_job *job);
 
+/* A cell's result as its manifest says. */
+void lab_engine_result_of(const struct lab_bundle_manifest *m, struct lab_cell_result *res);
+
 /* Imports the bundle in dir into env's run; imported, the bundle is
- * removed (its logs kept in env->log_dir) and res's reason names the kept
- * logs. A refused bundle fails the dispatched row with why (res too). 0, or
+ * removed (its logs kept in env->log_dir) and res is the manifest's, its
+ * reason naming the kept logs. A refused bundle fails the dispatched row with why (res too). 0, or
  * -1 when nothing was imported. */
 int lab_engine_collect(const struct lab_cell_env *env, int64_t dispatched, const char *dir,
                        struct lab_cell_result *res, struct lab_import_result *imp);
@@ -31,7 +74,6 @@ int lab_engine_collect(const struct lab_cell_env *env, int64_t dispatched, const
  * dispatched, run into its bundle (lab_bundle_run, as `lab cell` does),
  * imported. Like lab_cell_run: 0 when the cell is ok, else -1 with res. */
 int lab_engine_local_cell(const struct lab_cell_env *env, const struct lab_cell_spec *spec,
-                          char *const *sets, size_t nsets, struct lab_progress *progress,
-                          struct lab_cell_result *res);
+                          char *const *sets, size_t nsets, struct lab_cell_result *res);
 
 #endif

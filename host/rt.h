@@ -40,8 +40,12 @@ int lab_rt_qemu(const char *name, int prio, char *why, size_t len);
 
 /* Every thread of the QEMU running domain `name` on host CPU cpu only
  * (threads it starts later inherit it): `lab run --jobs N` gives each
- * real-time cell its own core. The number pinned, or -1 with why. */
-int lab_rt_pin_qemu(const char *name, int cpu, char *why, size_t len);
+ * real-time cell its own core. With real time (prio, QEMU's priority) its
+ * emulator threads go LAB_RT_EMULATOR_ABOVE above the vCPU's, which would
+ * otherwise starve them on the one core (SCHED_FIFO does not share a CPU
+ * between threads of one priority). The number pinned, or -1 with why. */
+#define LAB_RT_EMULATOR_ABOVE 2
+int lab_rt_pin_qemu(const char *name, int cpu, int prio, char *why, size_t len);
 
 /* The kernel's RT throttle: sched_rt_runtime_us, or LONG_MIN if unreadable
  * (-1 means no throttle). */
