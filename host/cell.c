@@ -779,8 +779,9 @@ int lab_cell_run(const struct lab_cell_env *env, const struct lab_cell_spec *spe
         /* The reader stamps the host's clock on each record: it runs just
          * above normal threads while it pumps (host/rt.h). */
         struct lab_rt_saved rt = {0};
-        if (spec->rt_priority)
-            lab_rt_enter(LAB_RT_READER_PRIO, &rt);
+        if (spec->rt_priority) /* pinned (--jobs): above the vCPU that holds its core */
+            lab_rt_enter(spec->pin_cpu ? spec->rt_priority + LAB_RT_EMULATOR_ABOVE
+                                       : LAB_RT_READER_PRIO, &rt);
         int64_t wait0 = lab_rt_thread_wait_ns();
         pump(c, dom);
         int64_t wait1 = lab_rt_thread_wait_ns();

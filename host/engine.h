@@ -40,6 +40,30 @@ struct lab_engine *lab_engine_open(const struct lab_engine_opts *o, const struct
 const struct lab_run_ops *lab_engine_ops(struct lab_engine *e);
 void lab_engine_close(struct lab_engine *e); /* NULL is fine */
 
+/* A cell on an engine that may run it more than once, elsewhere
+ * (engine_spool.c): its attempts write SPOOL/KEY/aN. */
+struct lab_spool_cell {
+    size_t index;
+    int64_t dispatched;
+    char key[96];
+    char dir[4096];   /* SPOOL/KEY */
+    unsigned newest;  /* the newest attempt seen */
+    uint64_t seen;    /* attempts whose manifest was looked at */
+    uint64_t said;    /* partial attempts said */
+    char held[4096];  /* a complete but failed attempt, kept for the end */
+    char task[48];    /* the engine's name for its task ("12_3": Slurm's array job and task) */
+    int gone;         /* polls since the engine stopped listing its task */
+    int done;
+};
+/* Imports an ok attempt that landed: 1 with res, else 0 (a failed one
+ * held, a partial one refused and said once a later attempt exists). */
+int lab_spool_scan(const struct lab_cell_env *env, struct lab_spool_cell *c,
+                   struct lab_cell_result *res);
+/* The engine ran its last attempt: the held failure imported, or failed
+ * with why. */
+void lab_spool_give_up(const struct lab_cell_env *env, struct lab_spool_cell *c, const char *why,
+                       struct lab_cell_result *res);
+
 /* The engines (engine.c picks one by name). open: 0 or -1 said. */
 struct lab_engine_kind {
     const char *name;
@@ -47,7 +71,8 @@ struct lab_engine_kind {
     int (*open)(struct lab_engine *e);
     void (*close)(struct lab_engine *e);
 };
-extern const struct lab_engine_kind lab_engine_local_kind, lab_engine_jobs_kind;
+extern const struct lab_engine_kind lab_engine_local_kind, lab_engine_jobs_kind,
+    lab_engine_slurm_kind;
 
 /* This lab's spool on this host, $LAB_HOME/spool/PID (labs running at once
  * with stores of their own have the same run ids), and where a job's
