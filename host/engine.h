@@ -51,6 +51,7 @@ struct lab_spool_cell {
     uint64_t seen;    /* attempts whose manifest was looked at */
     uint64_t said;    /* partial attempts said */
     char held[4096];  /* a complete but failed attempt, kept for the end */
+    char held_why[300];
     char task[48];    /* the engine's name for its task ("12_3": Slurm's array job and task) */
     int gone;         /* polls since the engine stopped listing its task */
     int done;

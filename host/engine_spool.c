@@ -39,8 +39,8 @@ static int try_attempt(const struct lab_cell_env *env, struct lab_spool_cell *c,
     int got = 0;
     if (!lab_file_exists(manifest)) {
         if (a < c->newest && !(c->said & (1ULL << (a - 1)))) { /* a later attempt runs */
-            lab_info("%s attempt %u: partial bundle (no %s) refused; attempt %u runs", c->key, a,
-                     LAB_BUNDLE_MANIFEST, c->newest);
+            lab_warn("bundle %s/a%u refused: partial (no %s): the cell did not finish there; "
+                     "attempt %u runs", c->dir, a, LAB_BUNDLE_MANIFEST, c->newest);
             c->said |= 1ULL << (a - 1);
         }
     } else if (!(c->seen & (1ULL << (a - 1)))) {
@@ -51,8 +51,13 @@ static int try_attempt(const struct lab_cell_env *env, struct lab_spool_cell *c,
             struct lab_import_result imp;
             got = lab_engine_collect(env, c->dispatched, dir, res, &imp) == 0 &&
                   imp.outcome == LAB_IMPORT_DONE;
+            if (got && c->held[0])
+                lab_warn("bundle %s refused: that attempt %s; attempt %u on %s is stored", c->held,
+                         c->held_why, m.attempt, m.host);
         } else {
             snprintf(c->held, sizeof c->held, "%s", dir); /* unless another attempt succeeds */
+            snprintf(c->held_why, sizeof c->held_why, "on %.60s %.20s: %.200s", m.host, m.status,
+                     m.reason);
         }
     }
     free(dir);
