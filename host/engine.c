@@ -10,6 +10,7 @@ static const struct lab_engine_kind *const kinds[] = {
     &lab_engine_local_kind,
     &lab_engine_jobs_kind,
     &lab_engine_slurm_kind,
+    &lab_engine_ssh_kind,
 };
 
 static const struct lab_engine_kind *find_kind(const struct lab_engine_opts *o)

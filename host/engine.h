@@ -73,7 +73,7 @@ struct lab_engine_kind {
     void (*close)(struct lab_engine *e);
 };
 extern const struct lab_engine_kind lab_engine_local_kind, lab_engine_jobs_kind,
-    lab_engine_slurm_kind;
+    lab_engine_slurm_kind, lab_engine_ssh_kind;
 
 /* This lab's spool on this host, $LAB_HOME/spool/PID (labs running at once
  * with stores of their own have the same run ids), and where a job's

@@ -29,6 +29,7 @@ rc=$?
 check "the local run exits 0 (got $rc)" test $rc -eq 0 || tail "$tmp/local.err"
 local_run=$(sql "select max(id) from runs")
 
+LAB_HOME_SPOOL=${LAB_HOME:-/var/cache/lab}/spool
 # Requeue the first task once its cell is booting: its attempt 1 is cut short.
 (
     for _ in $(seq 600); do
@@ -40,8 +41,6 @@ local_run=$(sql "select max(id) from runs")
     [ -n "$t" ] && scontrol requeue "$t" && echo "$t" >"$tmp/requeued"
 ) &
 watcher=$!
-LAB_HOME_SPOOL=${LAB_HOME:-/var/cache/lab}/spool
-export LAB_HOME_SPOOL
 "$lab" -v run --engine slurm "${args[@]}" >"$tmp/slurm.out" 2>"$tmp/slurm.err"
 rc=$?
 wait $watcher
