@@ -701,8 +701,8 @@ out:
     return rc;
 }
 
-int lab_cell_run(const struct lab_cell_env *env, const struct lab_cell_spec *spec,
-                 struct lab_cell_result *res)
+static int cell_run(const struct lab_cell_env *env, const struct lab_cell_spec *spec,
+                    struct lab_cell_result *res)
 {
     struct cell_run *c = lab_xcalloc(1, sizeof *c);
     virDomainPtr dom = NULL;
@@ -826,5 +826,24 @@ teardown:
     free(c->stats);
     int rc = res->status == LAB_CELL_OK ? 0 : -1;
     free(c);
+    return rc;
+}
+
+/* A real-time cell first takes one of the host's real-time slots
+ * (host/rt.h); without one it runs as a normal cell and says why. */
+int lab_cell_run(const struct lab_cell_env *env, const struct lab_cell_spec *spec,
+                 struct lab_cell_result *res)
+{
+    struct lab_cell_spec local = *spec;
+    char why[256], note[320];
+    int slot = -1;
+    if (spec->rt_priority && (slot = lab_rt_slot_take(why, sizeof why)) < 0) {
+        snprintf(note, sizeof note, "off: %s", why);
+        local.rt_priority = 0;
+        local.rt_note = note;
+        lab_info("cell %d runs without real-time scheduling: %s", spec->index, why);
+    }
+    int rc = cell_run(env, &local, res);
+    lab_rt_slot_give(slot);
     return rc;
 }

@@ -1,11 +1,15 @@
 /* Real-time scheduling of a cell: see rt.h. */
 #include "host/rt.h"
+#include "common/str.h"
 
 #include "host/qemuproc.h"
 #include "common/file.h"
 #include "common/msg.h"
 
 #include <errno.h>
+#include <sys/stat.h>
+#include <sys/file.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <sched.h>
@@ -220,4 +224,46 @@ long long lab_rt_thread_wait_ns(void)
     int ok = s && sscanf(s, "%llu %llu", &run, &wait) == 2;
     free(s);
     return ok ? (long long)wait : -1;
+}
+
+unsigned lab_rt_slots(void)
+{
+    uint64_t v;
+    const char *env = getenv("LAB_RT_SLOTS");
+    if (env && *env && lab_parse_u64(env, 0, 1024, &v) == 0)
+        return (unsigned)v;
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 1 ? (unsigned)(n - 1) : 1;
+}
+
+static const char *slot_dir(void)
+{
+    const char *env = getenv("LAB_RT_SLOT_DIR");
+    return env && *env ? env : "/run/lock";
+}
+
+int lab_rt_slot_take(char *why, size_t len)
+{
+    unsigned n = lab_rt_slots();
+    for (unsigned i = 0; i < n; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/lab-rt-slot-%u", slot_dir(), i);
+        int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+        if (fd < 0) {
+            snprintf(why, len, "cannot open %s: %s", path, strerror(errno));
+            return -1;
+        }
+        fchmod(fd, 0666); /* any user's lab may take it next */
+        if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+            return fd;
+        close(fd);
+    }
+    snprintf(why, len, "all %u real-time slot(s) of this host are held by other cells", n);
+    return -1;
+}
+
+void lab_rt_slot_give(int fd)
+{
+    if (fd >= 0)
+        close(fd);
 }

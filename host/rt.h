@@ -46,6 +46,21 @@ int lab_rt_qemu(const char *name, int prio, char *why, size_t len);
  * between threads of one priority). The number pinned, or -1 with why. */
 #define LAB_RT_EMULATOR_ABOVE 2
 int lab_rt_pin_qemu(const char *name, int cpu, int prio, char *why, size_t len);
+/* Real-time cells share the host: at most one fewer than its online CPUs
+ * (one on a single CPU) run under SCHED_FIFO at a time, across every lab
+ * on the machine, so one CPU is always left to normal threads: the labs
+ * themselves (their readers' bookkeeping, timeouts, teardown), builds and
+ * the shell. Several equal-priority FIFO QEMUs on every CPU would starve
+ * those (a TCG vCPU never blocks while the guest works) down to the RT
+ * throttle's 5%, and a cell's own timeout could not fire. A slot is a
+ * flock on /run/lock/lab-rt-slot-N (LAB_RT_SLOT_DIR overrides the
+ * directory, LAB_RT_SLOTS the count), released by the kernel when the
+ * holder exits however it exits. lab_rt_slot_take: the descriptor, or -1
+ * when every slot is held (`why` says so: the cell then runs without
+ * real-time and its note and contention figures say so). */
+unsigned lab_rt_slots(void);
+int lab_rt_slot_take(char *why, size_t len);
+void lab_rt_slot_give(int fd);
 
 /* The kernel's RT throttle: sched_rt_runtime_us, or LONG_MIN if unreadable
  * (-1 means no throttle). */

@@ -1,5 +1,6 @@
 /* Data disk builder: deterministic content file + mke2fs -d, then rename. */
 #include "images/datadisk.h"
+#include "images/e2fs.h"
 
 #include "images/cache.h"
 #include "images/content.h"
@@ -77,7 +78,7 @@ char *lab_datadisk_path(const struct lab_datadisk_recipe *in)
 
 static int build(const struct recipe *r, const char *hex, const char *tmp, const char *img)
 {
-    char mke2fs[64], debugfs[64], fake[64], uuid[40], seed_uuid[40], opts[128], size[32];
+    char uuid[37], seed_uuid[37], size[32];
     char *src = lab_asprintf("%s/src", tmp);
     char *file = lab_asprintf("%s/%s", src, r->file_name);
     char *log = lab_asprintf("%s/build.log", tmp);
@@ -85,12 +86,8 @@ static int build(const struct recipe *r, const char *hex, const char *tmp, const
     struct timespec times[2] = {{DATADISK_TIME, 0}, {DATADISK_TIME, 0}};
     int rc = -1;
 
-    snprintf(uuid, sizeof uuid, "%.8s-%.4s-%.4s-%.4s-%.12s", hex, hex + 8, hex + 12, hex + 16,
-             hex + 20);
-    snprintf(seed_uuid, sizeof seed_uuid, "%.8s-%.4s-%.4s-%.4s-%.12s", hex + 32, hex + 40, hex + 44,
-             hex + 48, hex + 52);
-    snprintf(opts, sizeof opts, "hash_seed=%s,root_owner=0:0,nodiscard", seed_uuid);
-    snprintf(fake, sizeof fake, "E2FSPROGS_FAKE_TIME=%lld", DATADISK_TIME);
+    lab_e2fs_uuid(hex, uuid);
+    lab_e2fs_uuid(hex + 32, seed_uuid);
     snprintf(size, sizeof size, "%lluk", (unsigned long long)(image_size(r->file_size) / 1024));
 
     if (mkdir(src, 0755) < 0) {
@@ -104,30 +101,19 @@ static int build(const struct recipe *r, const char *hex, const char *tmp, const
         lab_error("cannot set times on %s: %s", file, strerror(errno));
         goto out;
     }
-    char *mk[] = {"env", fake,        (char *)lab_tool_path("mke2fs", mke2fs, sizeof mke2fs),
-                  "-q",  "-t",        (char *)r->fs,
-                  "-b",  "4096",      "-I",
-                  "128", "-m",        "0",
-                  "-U",  uuid,        "-E",
-                  opts,  "-d",        src,
-                  "-F",  (char *)img, size,
-                  NULL};
-    int st = lab_spawn_wait(mk, log);
-    if (st != 0) {
-        lab_error("mke2fs -t %s -d %s %s failed (exit %d)", r->fs, src, img, st);
-        lab_image_show_log(log);
-        goto out;
-    }
+    struct lab_e2fs e = {.fs = r->fs,
+                         .src = src,
+                         .img = img,
+                         .size = size,
+                         .log = log,
+                         .uuid = uuid,
+                         .hash_seed = seed_uuid,
+                         .fake_time = DATADISK_TIME,
+                         .block_size = 4096};
     /* mke2fs -d copies the source's ctime, which cannot be set: fix it. */
-    char *dbg[] = {"env",       fake, (char *)lab_tool_path("debugfs", debugfs, sizeof debugfs),
-                   "-w",        "-R", setctime,
-                   (char *)img, NULL};
-    st = lab_spawn_wait(dbg, log);
-    if (st != 0) {
-        lab_error("debugfs -w -R '%s' %s failed (exit %d)", setctime, img, st);
-        lab_image_show_log(log);
+    if (lab_e2fs_make(&e) < 0 ||
+        lab_e2fs_debugfs(img, DATADISK_TIME, LAB_DEBUGFS_REQUEST, setctime, log) < 0)
         goto out;
-    }
     if (chmod(img, 0644) < 0) {
         lab_error("cannot chmod %s: %s", img, strerror(errno));
         goto out;

@@ -16,6 +16,7 @@
  * debugfs for the times it copies from the host is deterministic; the
  * appliance then mounts the result read-only and checks it. */
 #include "images/fsimage.h"
+#include "images/e2fs.h"
 
 #include "images/cache.h"
 #include "images/content.h"
@@ -176,8 +177,7 @@ static int write_fixups(const struct recipe *r, const char *script)
 
 static int build(const struct recipe *r, const char *hex, const char *tmp, const char *img)
 {
-    char mke2fs[64], debugfs[64], fake[64], uuid[40], seed_uuid[40], opts[128], size[32];
-    char features[96], journal[32], inodes[32];
+    char uuid[37], seed_uuid[37], size[32], features[96];
     char *src = lab_asprintf("%s/src", tmp);
     char *big = lab_asprintf("%s/%s", src, BIG_FILE);
     char *log = lab_asprintf("%s/build.log", tmp);
@@ -187,17 +187,11 @@ static int build(const struct recipe *r, const char *hex, const char *tmp, const
     int rc = -1, ext3 = strcmp(r->fs, "ext3") == 0;
 
     layout(r, &l);
-    snprintf(uuid, sizeof uuid, "%.8s-%.4s-%.4s-%.4s-%.12s", hex, hex + 8, hex + 12, hex + 16,
-             hex + 20);
-    snprintf(seed_uuid, sizeof seed_uuid, "%.8s-%.4s-%.4s-%.4s-%.12s", hex + 32, hex + 40, hex + 44,
-             hex + 48, hex + 52);
-    snprintf(opts, sizeof opts, "hash_seed=%s,root_owner=0:0,nodiscard", seed_uuid);
-    snprintf(fake, sizeof fake, "E2FSPROGS_FAKE_TIME=%lld", LAB_TREE_TIME);
+    lab_e2fs_uuid(hex, uuid);
+    lab_e2fs_uuid(hex + 32, seed_uuid);
     snprintf(size, sizeof size, "%lluk", (unsigned long long)(l.blocks * 4));
     snprintf(features, sizeof features, "none,%sfiletype,sparse_super,large_file",
              ext3 ? "has_journal," : "");
-    snprintf(journal, sizeof journal, "size=%llu", (unsigned long long)l.journal_mib);
-    snprintf(inodes, sizeof inodes, "%llu", (unsigned long long)l.inodes);
 
     if (mkdir(src, 0755) < 0) {
         lab_error("cannot create %s: %s", src, strerror(errno));
@@ -218,41 +212,21 @@ static int build(const struct recipe *r, const char *hex, const char *tmp, const
     }
     if (write_fixups(r, script) < 0)
         goto out;
-    char *mk[] = {"env",         fake,   (char *)lab_tool_path("mke2fs", mke2fs, sizeof mke2fs),
-                  "-q",          "-F",   "-t",
-                  (char *)r->fs, "-O",   features,
-                  "-b",          "4096", "-I",
-                  "128",         "-N",   inodes,
-                  "-m",          "0",    "-U",
-                  uuid,          "-E",   opts,
-                  "-d",          src,    (char *)img,
-                  size,          NULL,   NULL,
-                  NULL};
-    if (ext3) { /* -J before the device: shift the tail */
-        mk[23] = "-J";
-        mk[24] = journal;
-        mk[25] = (char *)img;
-        mk[26] = size;
-    }
-    int st = lab_spawn_wait(mk, log);
-    if (st != 0) {
-        lab_error("mke2fs -t %s -d %s %s failed (exit %d)", r->fs, src, img, st);
-        lab_image_show_log(log);
+    struct lab_e2fs e = {.fs = r->fs,
+                         .src = src,
+                         .img = img,
+                         .size = size,
+                         .log = log,
+                         .uuid = uuid,
+                         .hash_seed = seed_uuid,
+                         .fake_time = LAB_TREE_TIME,
+                         .block_size = 4096,
+                         .features = features,
+                         .inodes = l.inodes,
+                         .journal_mib = ext3 ? l.journal_mib : 0};
+    if (lab_e2fs_make(&e) < 0 ||
+        lab_e2fs_debugfs(img, LAB_TREE_TIME, LAB_DEBUGFS_SCRIPT, script, log) < 0)
         goto out;
-    }
-    char *dbg[] = {"env",       fake, (char *)lab_tool_path("debugfs", debugfs, sizeof debugfs),
-                   "-w",        "-f", script,
-                   (char *)img, NULL};
-    st = lab_spawn_wait(dbg, log);
-    char *s = lab_read_file(log, NULL);
-    /* debugfs exits 0 even when a command fails: look for its complaints */
-    int complained = s && (strstr(s, "not found") || strstr(s, "Couldn't") || strstr(s, "rror"));
-    free(s);
-    if (st != 0 || complained) {
-        lab_error("debugfs -w -f %s %s failed (exit %d)", script, img, st);
-        lab_image_show_log(log);
-        goto out;
-    }
     if (chmod(img, 0644) < 0) {
         lab_error("cannot chmod %s: %s", img, strerror(errno));
         goto out;

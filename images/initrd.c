@@ -1,5 +1,6 @@
 /* The 2.4 boot image: the initramfs's files as an ext2 filesystem. */
 #include "images/initrd.h"
+#include "images/e2fs.h"
 
 #include "images/cache.h"
 #include "common/file.h"
@@ -57,7 +58,9 @@ out:
 /* mke2fs -d copies each file's atime and ctime, which are when it was
  * unpacked: debugfs sets every inode's three times to the fake build time
  * afterwards, so the image's bytes depend on its inputs alone. */
-#define FAKE_TIME "1000000000"
+#define FAKE_TIME   "1000000000"
+#define INITRD_TIME 1000000000LL
+#define INITRD_UUID "6c616231-0000-4000-8000-000000000024"
 
 static struct {
     FILE *cmds;
@@ -75,7 +78,6 @@ static int pin_one(const char *path, const struct stat *st, int flag, struct FTW
 
 static int pin_times(const char *root, const char *img, const char *tmpdir)
 {
-    char debugfs[64];
     char *cmds = lab_asprintf("%s/debugfs.cmds", tmpdir),
          *log = lab_asprintf("%s/debugfs.log", tmpdir);
     int rc = -1;
@@ -90,17 +92,8 @@ static int pin_times(const char *root, const char *img, const char *tmpdir)
         lab_error("cannot list %s for debugfs", root);
         goto out;
     }
-    char *argv[] = {(char *)lab_tool_path("debugfs", debugfs, sizeof debugfs),
-                    "-w",
-                    "-f",
-                    cmds,
-                    (char *)img,
-                    NULL};
-    if (lab_spawn_wait(argv, log) != 0) {
-        lab_error("debugfs could not set the initrd's times:");
-        lab_image_show_log(log);
+    if (lab_e2fs_debugfs(img, INITRD_TIME, LAB_DEBUGFS_SCRIPT, cmds, log) < 0)
         goto out;
-    }
     rc = 0;
 out:
     free(cmds);
@@ -114,42 +107,22 @@ out:
 static int build(const char *tmpdir, const char *img, void *arg)
 {
     const char *cpio = arg;
-    char mke2fs[64], blocks[16];
+    char blocks[16];
     snprintf(blocks, sizeof blocks, "%d", LAB_INITRD_KIB);
     char *root = lab_asprintf("%s/root", tmpdir), *log = lab_asprintf("%s/mke2fs.log", tmpdir);
-    char *argv[] = {(char *)lab_tool_path("mke2fs", mke2fs, sizeof mke2fs),
-                    "-q",
-                    "-F",
-                    "-t",
-                    "ext2",
-                    "-b",
-                    "1024",
-                    "-I",
-                    "128",
-                    "-m",
-                    "0",
-                    "-O",
-                    "none,filetype,sparse_super",
-                    "-U",
-                    "6c616231-0000-4000-8000-000000000024",
-                    "-E",
-                    "hash_seed=6c616231-0000-4000-8000-000000000024,root_owner=0:0,nodiscard",
-                    "-d",
-                    root,
-                    (char *)img,
-                    blocks,
-                    NULL};
+    struct lab_e2fs e = {.fs = "ext2",
+                         .src = root,
+                         .img = img,
+                         .size = blocks,
+                         .log = log,
+                         .uuid = INITRD_UUID,
+                         .hash_seed = INITRD_UUID,
+                         .fake_time = INITRD_TIME,
+                         .block_size = 1024,
+                         .features = "none,filetype,sparse_super"};
     int rc = -1;
-    if (lab_mkdir_p(root, 0755) < 0 || extract(cpio, root) < 0)
+    if (lab_mkdir_p(root, 0755) < 0 || extract(cpio, root) < 0 || lab_e2fs_make(&e) < 0)
         goto out;
-    setenv("E2FSPROGS_FAKE_TIME", FAKE_TIME, 1);
-    int st = lab_spawn_wait(argv, log);
-    unsetenv("E2FSPROGS_FAKE_TIME");
-    if (st != 0) {
-        lab_error("mke2fs could not build the ext2 initrd (exit %d):", st);
-        lab_image_show_log(log);
-        goto out;
-    }
     if (pin_times(root, img, tmpdir) < 0)
         goto out;
     rc = chmod(img, 0644) < 0 ? lab_error("chmod %s: %s", img, strerror(errno)) : 0;

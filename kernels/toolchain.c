@@ -130,8 +130,7 @@ int lab_compiler_probe(const char *cc, const char *wrap, struct lab_compiler *ou
     return rc;
 }
 
-/* "4.4", "2.95"; a maximum of N.99 means any gcc N: "8". */
-static void fmt_cc(int v, char *buf, size_t len)
+void lab_toolchain_fmt_gcc(int v, char *buf, size_t len)
 {
     if (v % 100 == 99)
         snprintf(buf, len, "%d", v / 100);
@@ -163,8 +162,8 @@ int lab_toolchain_check(lab_kver v, const struct lab_compiler *cc, int user_cc, 
     int too_new = r->gcc_max && cc->version > r->gcc_max;
     if (!too_old && !too_new)
         return 1;
-    fmt_cc(r->gcc_min, lo, sizeof lo);
-    fmt_cc(r->gcc_max, hi, sizeof hi);
+    lab_toolchain_fmt_gcc(r->gcc_min, lo, sizeof lo);
+    lab_toolchain_fmt_gcc(r->gcc_max, hi, sizeof hi);
     char range[40];
     if (r->gcc_max)
         snprintf(range, sizeof range, "gcc %s..%s", lo, hi);

@@ -62,4 +62,8 @@ int lab_toolchain_check(lab_kver v, const struct lab_compiler *cc, int user_cc, 
 int lab_toolchain_decide(lab_kver v, const char *arch, const struct lab_compiler *cc, int user_cc,
                          char *msg, size_t len);
 
+/* A gcc version as the table writes it (major * 100 + minor): "4.4",
+ * "2.95"; N99, the top of a range, means any gcc N: "8". */
+void lab_toolchain_fmt_gcc(int v, char *buf, size_t len);
+
 #endif

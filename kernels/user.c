@@ -265,32 +265,66 @@ static const char *decide_arch(const struct lab_bzimage *bz, const struct lab_us
     return "x86_64";
 }
 
-int lab_user_kernel_add(const struct lab_user_kernel_spec *s)
+/* Copies src to dir/name; src may be NULL (nothing to copy). */
+static int copy_into(const char *src, const char *dir, const char *name)
 {
-    char reason[160];
-    struct lab_bzimage bz;
-    struct lab_kconfig cfg = {0};
-    int have_cfg = 0, rc = -1;
-    char *top = NULL, *tmp = NULL, *dest = NULL, *mods = NULL, *conf = NULL;
+    if (!src)
+        return 0;
+    char *to = lab_asprintf("%s/%s", dir, name);
+    char *cp[] = {"cp", (char *)src, to, NULL};
+    int bad = run(cp);
+    free(to);
+    return bad ? -1 : 0;
+}
 
-    if (!lab_user_kernel_name_ok(s->name, reason, sizeof reason))
-        return lab_error("%s", reason);
-    if (lab_bzimage_read(s->image, &bz) < 0)
+/* The module tree as lib/modules/RELEASE with its depmod indexes. */
+static int copy_modules(const char *mods, const char *dir, const char *release)
+{
+    char *parent = lab_asprintf("%s/lib/modules", dir);
+    char *to = lab_asprintf("%s/%s", parent, release);
+    char *cp_mods[] = {"cp", "-a", (char *)mods, to, NULL};
+    char *depmod[] = {(char *)depmod_path(), "-b", (char *)dir, (char *)release, NULL};
+    int bad = lab_mkdir_p(parent, 0755) < 0 || run(cp_mods) < 0 || run(depmod) < 0;
+    free(parent);
+    free(to);
+    return bad ? -1 : 0;
+}
+
+/* Everything the kernel's directory holds, written into tmp: image,
+ * config, System.map, modules, kernel.conf; then made readable to QEMU. */
+static int fill_kernel_dir(const char *tmp, const struct lab_user_kernel_spec *s,
+                           const struct lab_bzimage *bz, const char *arch, const char *mods)
+{
+    if (copy_into(s->image, tmp, "bzImage") < 0 || copy_into(s->config, tmp, "config") < 0 ||
+        copy_into(s->system_map, tmp, "System.map") < 0 ||
+        (mods && copy_modules(mods, tmp, bz->release) < 0))
         return -1;
-    if (s->config) {
-        if (lab_kconfig_load(s->config, &cfg) < 0)
-            return -1;
-        have_cfg = 1;
-    }
-    const char *arch = decide_arch(&bz, s, have_cfg ? &cfg : NULL);
-    struct lab_era era;
-    if (!arch || lab_era_for(bz.version, arch, &era) < 0)
-        goto out;
-    if (s->modules_dir && !(mods = find_modules(s->modules_dir, bz.release)))
-        goto out;
+    char *conf =
+        lab_asprintf("name=%s\nversion=%s\nrelease=%s\narch=%s\nsource=%s\nhas_config=%d\n"
+                     "has_modules=%d\nbuiltin_drivers=%d\nboot_protocol=%u.%02u\n"
+                     "banner=%s\n%s",
+                     s->name, bz->version, bz->release, arch, s->source ? s->source : "user",
+                     s->config != NULL, mods != NULL, mods == NULL, bz->protocol >> 8,
+                     bz->protocol & 0xff, bz->banner, s->extra ? s->extra : "");
+    char *cpath = lab_asprintf("%s/kernel.conf", tmp);
+    int bad = lab_write_file(cpath, conf, strlen(conf)) < 0;
+    free(cpath);
+    free(conf);
+    if (bad)
+        return -1;
+    if (nftw(tmp, make_readable, 16, FTW_PHYS) != 0)
+        return lab_error("cannot set permissions under %s: %s", tmp, strerror(errno));
+    return 0;
+}
 
-    top = lab_user_kernels_dir();
-    dest = lab_asprintf("%s/%s", top, s->name);
+/* The kernel's directory is built beside its final place and renamed in:
+ * a reader never sees half a kernel. */
+static int install_kernel_dir(const struct lab_user_kernel_spec *s, const struct lab_bzimage *bz,
+                              const char *arch, const char *mods)
+{
+    char *top = lab_user_kernels_dir();
+    char *dest = lab_asprintf("%s/%s", top, s->name), *tmp = NULL;
+    int rc = -1;
     if (lab_file_exists(dest) && !s->replace) {
         lab_error("user kernel '%s' exists (%s); remove it first: lab kernels remove %s", s->name,
                   dest, s->name);
@@ -302,77 +336,50 @@ int lab_user_kernel_add(const struct lab_user_kernel_spec *s)
     tmp = lab_asprintf("%s/.add-%s-XXXXXX", top, s->name);
     if (!mkdtemp(tmp)) {
         lab_error("cannot create a directory in %s: %s", top, strerror(errno));
-        free(tmp);
-        tmp = NULL;
         goto out;
     }
-    char *img = lab_asprintf("%s/bzImage", tmp);
-    char *cp_img[] = {"cp", (char *)s->image, img, NULL};
-    int bad = run(cp_img);
-    free(img);
-    if (bad)
-        goto out_rm;
-    if (s->config) {
-        char *c = lab_asprintf("%s/config", tmp);
-        char *cp_cfg[] = {"cp", (char *)s->config, c, NULL};
-        bad = run(cp_cfg);
-        free(c);
-        if (bad)
-            goto out_rm;
+    if (fill_kernel_dir(tmp, s, bz, arch, mods) == 0) {
+        if (lab_file_exists(dest) && s->replace)
+            lab_rm_rf(dest);
+        if (rename(tmp, dest) == 0)
+            rc = 0;
+        else
+            lab_error("cannot rename %s to %s: %s", tmp, dest, strerror(errno));
     }
-    if (s->system_map) {
-        char *m = lab_asprintf("%s/System.map", tmp);
-        char *cp_map[] = {"cp", (char *)s->system_map, m, NULL};
-        bad = run(cp_map);
-        free(m);
-        if (bad)
-            goto out_rm;
-    }
-    if (mods) {
-        char *parent = lab_asprintf("%s/lib/modules", tmp);
-        char *to = lab_asprintf("%s/%s", parent, bz.release);
-        char *cp_mods[] = {"cp", "-a", mods, to, NULL};
-        bad = lab_mkdir_p(parent, 0755) < 0 || run(cp_mods) < 0;
-        char *depmod[] = {(char *)depmod_path(), "-b", tmp, bz.release, NULL};
-        bad = bad || run(depmod) < 0;
-        free(parent);
-        free(to);
-        if (bad)
-            goto out_rm;
-    }
-    conf = lab_asprintf("name=%s\nversion=%s\nrelease=%s\narch=%s\nsource=%s\nhas_config=%d\n"
-                        "has_modules=%d\nbuiltin_drivers=%d\nboot_protocol=%u.%02u\nbanner=%s\n%s",
-                        s->name, bz.version, bz.release, arch, s->source ? s->source : "user",
-                        s->config != NULL, mods != NULL, mods == NULL, bz.protocol >> 8,
-                        bz.protocol & 0xff, bz.banner, s->extra ? s->extra : "");
-    char *cpath = lab_asprintf("%s/kernel.conf", tmp);
-    bad = lab_write_file(cpath, conf, strlen(conf)) < 0;
-    free(cpath);
-    if (bad)
-        goto out_rm;
-    if (nftw(tmp, make_readable, 16, FTW_PHYS) != 0) {
-        lab_error("cannot set permissions under %s: %s", tmp, strerror(errno));
-        goto out_rm;
-    }
-    if (lab_file_exists(dest) && s->replace)
-        lab_rm_rf(dest);
-    if (rename(tmp, dest) < 0) {
-        lab_error("cannot rename %s to %s: %s", tmp, dest, strerror(errno));
-        goto out_rm;
-    }
-    lab_user_kernels_reload();
-    rc = 0;
-    goto out;
-out_rm:
-    lab_rm_rf(tmp);
+    if (rc < 0)
+        lab_rm_rf(tmp);
 out:
-    if (have_cfg)
-        lab_kconfig_free(&cfg);
-    free(conf);
-    free(mods);
     free(tmp);
     free(dest);
     free(top);
+    return rc;
+}
+
+int lab_user_kernel_add(const struct lab_user_kernel_spec *s)
+{
+    char reason[160];
+    struct lab_bzimage bz;
+    struct lab_kconfig cfg = {0};
+    struct lab_era era;
+    char *mods = NULL;
+    int rc = -1;
+
+    if (!lab_user_kernel_name_ok(s->name, reason, sizeof reason))
+        return lab_error("%s", reason);
+    if (lab_bzimage_read(s->image, &bz) < 0)
+        return -1;
+    if (s->config && lab_kconfig_load(s->config, &cfg) < 0)
+        return -1;
+    const char *arch = decide_arch(&bz, s, s->config ? &cfg : NULL);
+    if (arch && lab_era_for(bz.version, arch, &era) == 0 &&
+        (!s->modules_dir || (mods = find_modules(s->modules_dir, bz.release))) &&
+        install_kernel_dir(s, &bz, arch, mods) == 0) {
+        lab_user_kernels_reload();
+        rc = 0;
+    }
+    if (s->config)
+        lab_kconfig_free(&cfg);
+    free(mods);
     return rc;
 }
 

@@ -350,14 +350,6 @@ static int kernels_build(int argc, char **argv)
     return rc;
 }
 
-static void fmt_gcc(int v, char *buf, size_t len)
-{
-    if (v % 100 == 99)
-        snprintf(buf, len, "%d", v / 100);
-    else
-        snprintf(buf, len, "%d.%d", v / 100, v % 100);
-}
-
 static void print_range(const struct lab_compat_range *r, char *buf, size_t len)
 {
     char from[32], until[32] = "";
@@ -397,16 +389,16 @@ static void toolchain_for(lab_kver v, const char *vs, const char *arch,
     const struct lab_toolchain_row *r = lab_toolchain_for(v);
     if (r) {
         char lo[16], hi[16] = "any";
-        fmt_gcc(r->gcc_min, lo, sizeof lo);
+        lab_toolchain_fmt_gcc(r->gcc_min, lo, sizeof lo);
         if (r->gcc_max)
-            fmt_gcc(r->gcc_max, hi, sizeof hi);
+            lab_toolchain_fmt_gcc(r->gcc_max, hi, sizeof hi);
         printf("  native: gcc %s..%s (%s)\n", lo, hi, r->source);
     }
     const struct lab_compat_cover *c = lab_compat_covers(v, a);
     if (c) {
         char lo[16], hi[16];
         snprintf(lo, sizeof lo, "%d", c->gcc_min / 100); /* from N.0 */
-        fmt_gcc(c->gcc_max, hi, sizeof hi);
+        lab_toolchain_fmt_gcc(c->gcc_max, hi, sizeof hi);
         printf("  era compat layer: covered with gcc %s..%s (%s)\n", lo, hi, c->note);
     } else {
         printf("  era compat layer: not covered\n");
@@ -484,9 +476,9 @@ static int kernels_toolchain(int argc, char **argv)
         if (r->until)
             lab_kver_format(r->until, until, sizeof until);
         snprintf(range, sizeof range, "%s..%s%s", from, r->until ? "<" : "", until);
-        fmt_gcc(r->gcc_min, lo, sizeof lo);
+        lab_toolchain_fmt_gcc(r->gcc_min, lo, sizeof lo);
         if (r->gcc_max)
-            fmt_gcc(r->gcc_max, hi, sizeof hi);
+            lab_toolchain_fmt_gcc(r->gcc_max, hi, sizeof hi);
         printf("%-22s %-9s %-9s %-9s %s\n", range, lo, hi, r->hint, r->source);
     }
     printf("\nEra compat layer: these build with the host's gcc (flags and fixups; "
@@ -496,7 +488,7 @@ static int kernels_toolchain(int argc, char **argv)
         char range[80], lo[16], hi[16];
         print_range(&c->r, range, sizeof range);
         snprintf(lo, sizeof lo, "%d", c->gcc_min / 100); /* from N.0 */
-        fmt_gcc(c->gcc_max, hi, sizeof hi);
+        lab_toolchain_fmt_gcc(c->gcc_max, hi, sizeof hi);
         printf("%-28s gcc %s..%s  %s\n", range, lo, hi, c->note);
     }
     print_verified();

@@ -20,26 +20,16 @@
 #include "common/paths.h"
 #include "common/proc.h"
 #include "common/str.h"
-
-static char *tmpdir;
+#include "tests/unit/tmphome.h"
 
 static int setup(void **state)
 {
-    char tmpl[] = "/tmp/lab-test-fsimage-XXXXXX";
-    assert_non_null(mkdtemp(tmpl));
-    tmpdir = lab_xstrdup(tmpl);
-    char *home = lab_asprintf("%s/home", tmpdir);
-    setenv("LAB_HOME", home, 1); /* before the first lab_home() */
-    assert_string_equal(lab_home(), home);
-    free(home);
-    return 0;
+    return tmphome_setup("fsimage");
 }
 
 static int teardown(void **state)
 {
-    lab_rm_rf(tmpdir);
-    free(tmpdir);
-    return 0;
+    return tmphome_teardown();
 }
 
 static void sha256_file(const char *path, char hex[LAB_HASH_HEX_LEN + 1])

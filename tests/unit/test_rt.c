@@ -12,6 +12,9 @@
 
 #include <cmocka.h>
 
+#include <signal.h>
+#include <stdlib.h>
+
 #include "host/qemuproc.h"
 #include "host/rt.h"
 
@@ -72,12 +75,58 @@ static void test_enter_leave(void **state)
     assert_true(lab_rt_thread_wait_ns() >= 0);
 }
 
+/* Slots across processes: N are taken, the next is refused with the
+ * reason, one given back is free again, and a holder that is killed
+ * frees its slot without any cleanup of its own. */
+static void test_slots(void **state)
+{
+    char dir[] = "/tmp/lab-rt-slots-XXXXXX", why[256];
+    assert_non_null(mkdtemp(dir));
+    setenv("LAB_RT_SLOT_DIR", dir, 1);
+    setenv("LAB_RT_SLOTS", "2", 1);
+    assert_int_equal(lab_rt_slots(), 2);
+    int a = lab_rt_slot_take(why, sizeof why);
+    assert_true(a >= 0);
+    int pipefd[2];
+    assert_int_equal(pipe(pipefd), 0);
+    pid_t holder = fork();
+    if (holder == 0) {
+        char w[256], c = lab_rt_slot_take(w, sizeof w) >= 0 ? 'y' : 'n';
+        if (write(pipefd[1], &c, 1) != 1)
+            _exit(1);
+        pause();
+        _exit(0);
+    }
+    char got;
+    assert_int_equal(read(pipefd[0], &got, 1), 1);
+    assert_int_equal(got, 'y');
+    assert_int_equal(lab_rt_slot_take(why, sizeof why), -1);
+    assert_non_null(strstr(why, "all 2 real-time slot(s)"));
+    kill(holder, SIGKILL);
+    waitpid(holder, NULL, 0);
+    int b = lab_rt_slot_take(why, sizeof why);
+    assert_true(b >= 0);
+    lab_rt_slot_give(a);
+    int c = lab_rt_slot_take(why, sizeof why);
+    assert_true(c >= 0);
+    lab_rt_slot_give(b);
+    lab_rt_slot_give(c);
+    close(pipefd[0]);
+    close(pipefd[1]);
+    unsetenv("LAB_RT_SLOTS");
+    unsetenv("LAB_RT_SLOT_DIR");
+    char *rm = NULL;
+    assert_true(asprintf(&rm, "rm -rf %s", dir) > 0);
+    assert_int_equal(system(rm), 0);
+    free(rm);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vcpu_names),    cmocka_unit_test(test_plan_off),
         cmocka_unit_test(test_plan_on),       cmocka_unit_test(test_throttle_read),
-        cmocka_unit_test(test_enter_leave),
+        cmocka_unit_test(test_enter_leave),   cmocka_unit_test(test_slots),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
