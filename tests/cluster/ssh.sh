@@ -33,11 +33,13 @@ cat "$tmp/err"
 run=$(sql "select max(id) from runs")
 check "h1's libvirtd was killed mid-cell" test -s "$tmp/killed"
 check "the run exits 0 (got $rc)" test $rc -eq 0
-check "each cell is stored once" \
-    test "$(sql "select count(*) from cells where run = $run and attempt > 0")" -eq 2
-check "both cells ok with 2 samples each" test "$(sql "select group_concat(n) from
-    (select count(s.id) n from cells c join samples s on s.cell = c.id where c.run = $run
-     and c.status = 'ok' group by c.id)")" = 2,2
+# (A busy host may add contention reruns, boot 2: cells of their own.)
+check "each cell is stored once" test "$(sql "select max(n) from (select count(*) n from cells
+    where run = $run and attempt > 0 group by cell_key)")" -eq 1
+check "both planned cells ok with 2 samples each" test "$(sql "select group_concat(n) from
+    (select count(s.id) n from cells c join samples s on s.cell = c.id join cell_facts f on
+     f.cell = c.id and f.key = 'boot' and f.value = '1' where c.run = $run and c.status = 'ok'
+     group by c.id)")" = 2,2
 check "no dispatch row left" test "$(sql "select count(*) from cells where run = $run and attempt = 0")" -eq 0
 check "the cell cut short on h1 ran again on h2 (attempt 2)" \
     test "$(sql "select count(*) from cells where run = $run and host = 'h2' and attempt = 2")" -ge 1
