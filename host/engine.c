@@ -25,6 +25,17 @@ static const struct lab_engine_kind *find_kind(const struct lab_engine_opts *o)
     return NULL;
 }
 
+int lab_engine_check(const struct lab_engine_opts *o)
+{
+    if (!find_kind(o))
+        return lab_error("unknown engine '%s': local, slurm or ssh", o->engine);
+    if (o->engine && strcmp(o->engine, "ssh") == 0 && !o->hosts)
+        return lab_error("--engine ssh wants --hosts FILE (GNU parallel's --sshloginfile)");
+    if (o->jobs > 1 && o->engine && strcmp(o->engine, "local") != 0)
+        return lab_error("--jobs is for the local engine; %s runs cells its own way", o->engine);
+    return 0;
+}
+
 struct lab_engine *lab_engine_open(const struct lab_engine_opts *o, const struct lab_cell_env *env,
                                    char *const *sets, size_t nsets)
 {
@@ -57,4 +68,18 @@ void lab_engine_close(struct lab_engine *e)
         if (kinds[i]->ops == e->ops && kinds[i]->close)
             kinds[i]->close(e);
     free(e);
+}
+
+int lab_engine_execute(const struct lab_engine_opts *o, const struct lab_cell_env *env,
+                       char *const *sets, size_t nsets, struct lab_run *r,
+                       const struct lab_run_env *renv, struct lab_run_outcome *out)
+{
+    struct lab_engine *e = lab_engine_open(o, env, sets, nsets);
+    if (!e) {
+        lab_run_end_unstarted(env->store, env->run_id);
+        return -1;
+    }
+    int rc = lab_run_execute(r, renv, e->ops, e, out);
+    lab_engine_close(e);
+    return rc;
 }

@@ -33,11 +33,20 @@ struct lab_engine {
     void *priv; /* the engine's own state */
 };
 
+/* 0 when the options name an engine this lab has (and what it needs:
+ * --hosts for ssh), else -1 with the error said. */
+int lab_engine_check(const struct lab_engine_opts *o);
+
 /* The engine the options name, ready for lab_run_execute(..., e->ops, e,
  * ...); NULL with the error said (an unknown engine, a missing tool). */
 struct lab_engine *lab_engine_open(const struct lab_engine_opts *o, const struct lab_cell_env *env,
                                    char *const *sets, size_t nsets);
 const struct lab_run_ops *lab_engine_ops(struct lab_engine *e);
+/* Opens the engine, runs r's cells through it (lab_run_execute), closes
+ * it: lab_run_execute's result, -1 when the engine would not open. */
+int lab_engine_execute(const struct lab_engine_opts *o, const struct lab_cell_env *env,
+                       char *const *sets, size_t nsets, struct lab_run *r,
+                       const struct lab_run_env *renv, struct lab_run_outcome *out);
 void lab_engine_close(struct lab_engine *e); /* NULL is fine */
 
 /* A cell on an engine that may run it more than once, elsewhere

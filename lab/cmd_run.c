@@ -4,7 +4,6 @@
 #include "kernels/catalog.h"
 #include "host/cell.h"
 #include "lab/commands.h"
-#include "host/engine.h"
 #include "host/experiment.h"
 #include "host/json.h"
 #include "host/junit.h"
@@ -13,6 +12,7 @@
 #include "host/report.h"
 #include "host/rt.h"
 #include "host/run.h"
+#include "lab/engine_opts.h"
 #include "lab/options.h"
 #include "lab/session.h"
 #include "common/interrupt.h"
@@ -79,14 +79,7 @@ static const struct lab_opt opts[] = {
      "a cell that could not run an error"},
     {"threshold", 'T', LAB_OPT_PCT, OFF(threshold), 0, 1000, "a percentage",
      "  -T, --threshold PCT    smallest slowdown that fails in --junit (default 5)"},
-    {"jobs", 'j', LAB_OPT_UINT, OFF(eng.jobs), 0, LAB_ENGINE_MAX_JOBS, "a number",
-     "  -j, --jobs N           cells at once (default 1), each a `lab cell` of its own"},
-    {"engine", 'E', LAB_OPT_STR, OFF(eng.engine), 0, 0, NULL,
-     "      --engine E         local (default), slurm or ssh (see README: scale-out)"},
-    {"partition", 'P', LAB_OPT_STR, OFF(eng.partition), 0, 0, NULL,
-     "      --partition P      the Slurm partition (--engine slurm)"},
-    {"hosts", 'H', LAB_OPT_STR, OFF(eng.hosts), 0, 0, NULL,
-     "      --hosts FILE       GNU parallel's --sshloginfile (--engine ssh)"},
+    LAB_ENGINE_OPTS(OFF(eng)),
     {"help", 'h', LAB_OPT_HELP, 0, 0, 0, NULL, NULL},
 };
 
@@ -101,7 +94,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
         return lab_error("unexpected argument '%s'", argv[optind]);
     if (!o->kernels)
         return lab_error("--kernels is required (see `lab kernels list`)");
-    return 0;
+    return lab_engine_check(&o->eng); /* before anything is stored */
 }
 
 static size_t resolve_kernels(char *list, const struct lab_kernel **out)
@@ -204,10 +197,7 @@ static int measure(const struct run_opts *o, struct lab_run *r, struct lab_sessi
                                .check = session_stop,
                                .check_arg = session};
     struct lab_run_outcome out;
-    struct lab_engine *eng = lab_engine_open(&o->eng, env, o->sets, o->nsets);
-    int executed = eng ? lab_run_execute(r, &renv, lab_engine_ops(eng), eng, &out) : -1;
-    lab_engine_close(eng);
-    if (executed < 0)
+    if (lab_engine_execute(&o->eng, env, o->sets, o->nsets, r, &renv, &out) < 0)
         return 1;
     printf("\n");
     lab_report_run(stdout, env->store, env->run_id);
