@@ -78,6 +78,8 @@ int lab_engine_collect(const struct lab_cell_env *env, int64_t dispatched, const
         free(spool);
         return 0;
     }
+    if (rc == 0) /* stored before: its result is the one on record */
+        lab_engine_result_of(&imp->m, res);
     if (imp->outcome == LAB_IMPORT_REFUSED) {
         res->status = LAB_CELL_FAILED;
         snprintf(res->reason, sizeof res->reason, "its result bundle was refused: %.900s", imp->why);
