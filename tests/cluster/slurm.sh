@@ -46,7 +46,12 @@ rc=$?
 wait $watcher
 cat "$tmp/slurm.err"
 slurm_run=$(sql "select max(id) from runs")
-check "the Slurm run exits 0 (got $rc)" test $rc -eq 0
+# A contention rerun (boot 3+, a busy host) may fail on its own; the
+# planned cells must not.
+echo "the Slurm run exited $rc"
+check "every planned cell of the Slurm run is ok" test "$(sql "select count(*) from cells c
+    join cell_facts f on f.cell = c.id and f.key = 'boot' and f.value in ('1', '2')
+    where c.run = $slurm_run and c.status = 'ok'")" -eq 4
 check "it went as a job array with the node class" grep -q 'slurm: job array [0-9]*: 4 cell(s)' "$tmp/slurm.err"
 check "the node class is the feature lab-class-a" grep -q 'node class lab-class-a' "$tmp/slurm.err"
 per_cell $local_run >"$tmp/local.cells"
