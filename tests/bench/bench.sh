@@ -225,25 +225,31 @@ fi
 jobs() {
 echo "== --jobs on this host: a 4-cell matrix (6.1.0-47 and 6.12.113, 2 boots each; seqread"
 echo "   64 MiB on pata-2003, 3 runs after 1 warm-up), --jobs 1 then --jobs 2 ($(nproc) CPUs)"
-local n wall=() cells=() stored=()
+local n wall=() planned=() all=() cells=()
 for n in 1 2; do
     local t0=$(date +%s.%N)
     run --kernels 6.1.0-47,6.12.113 --boots 2 --profile pata-2003 --reps 3 --set file_size=64M \
         --jobs $n
     wall[$n]=$(echo "$(date +%s.%N) - $t0" | bc)
     cells[$n]=$(sql "select count(*) from cells where run = $(last)")
-    stored[$n]=$(sql "select count(*) from samples s join cells c on s.cell = c.id
-                      where c.run = $(last)")
-    printf "  --jobs %d  %6.1f s wall  %d cell(s)  %d sample(s)\n" $n "${wall[$n]}" "${cells[$n]}" \
-        "${stored[$n]}"
+    all[$n]=$(sql "select count(*) from samples s join cells c on s.cell = c.id where c.run = $(last)")
+    # The matrix's own cells (boots 1 and 2); a contention rerun is boot 3+.
+    planned[$n]=$(sql "select count(*) from samples s join cells c on s.cell = c.id
+                       join cell_facts f on f.cell = c.id and f.key = 'boot'
+                       where c.run = $(last) and f.value in ('1', '2')")
+    local rt=$(sql "select count(*) from cells c join cell_facts f on f.cell = c.id and
+                    f.key = 'rt' where c.run = $(last) and f.value like 'fifo%'")
+    printf "  --jobs %d  %6.1f s wall  %d cell(s) (%d real-time)  %d sample(s) of the matrix, %d in all\n" \
+        $n "${wall[$n]}" "${cells[$n]}" "$rt" "${planned[$n]}" "${all[$n]}"
 done
-local ratio=$(echo "scale=3; ${wall[2]} / ${wall[1]}" | bc)
-echo "  --jobs 2 / --jobs 1 wall time: $ratio (the issue asks for at most 0.6)"
-if [ "${stored[1]}" = "${stored[2]}" ]; then
-    echo "  the same number of samples stored: ${stored[2]}"
+echo "  --jobs 2 / --jobs 1 wall time: $(echo "scale=3; ${wall[2]} / ${wall[1]}" | bc) (the issue asks for at most 0.6)"
+if [ "${planned[1]}" = "${planned[2]}" ]; then
+    echo "  the matrix's cells stored the same samples: ${planned[2]}"
 else
-    echo "  samples differ: ${stored[1]} and ${stored[2]} (a contention rerun adds cells: ${cells[1]}, ${cells[2]})"
+    echo "  the matrix's samples differ: ${planned[1]} and ${planned[2]}"
 fi
+[ "${cells[1]}" = 4 ] && [ "${cells[2]}" = 4 ] ||
+    echo "  (contention reruns added cells: ${cells[1]} and ${cells[2]}; take it on an idle machine)"
 }
 
 # Sections to run: all by default, or the ones named after the build dir.
