@@ -1,9 +1,11 @@
 /* Where the lab keeps things: its cache and its run directory. */
 #include "common/paths.h"
+#include "common/hash.h"
 #include "common/msg.h"
 #include "common/str.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -67,7 +69,34 @@ const char *lab_run_root(void)
     return root;
 }
 
-char *lab_run_log_dir(int64_t run)
+/* The absolute path, symlinks resolved where it exists (malloc'd). */
+static char *absolute(const char *path)
 {
-    return lab_asprintf("%s/logs/run-%lld", lab_home(), (long long)run);
+    char *real = realpath(path, NULL), cwd[4096];
+    if (real)
+        return real;
+    if (path[0] == '/' || !getcwd(cwd, sizeof cwd))
+        return lab_xstrdup(path);
+    return lab_asprintf("%s/%s", cwd, path);
+}
+
+char *lab_run_log_dir(const char *store_path, int64_t run)
+{
+    char *store = absolute(store_path), *def_path = lab_asprintf("%s/results.db", lab_home());
+    char *def = absolute(def_path), hex[LAB_HASH_HEX_LEN + 1], *dir;
+    struct lab_hash h;
+    if (strcmp(store, def) == 0) {
+        dir = lab_asprintf("%s/logs/run-%lld", lab_home(), (long long)run);
+    } else if (lab_hash_init(&h) == 0) {
+        lab_hash_update(&h, store, strlen(store));
+        if (lab_hash_final(&h, hex) < 0)
+            abort(); /* OpenSSL cannot hash: nothing sensible left to do */
+        dir = lab_asprintf("%s/logs/store-%.12s/run-%lld", lab_home(), hex, (long long)run);
+    } else {
+        abort();
+    }
+    free(store);
+    free(def_path);
+    free(def);
+    return dir;
 }

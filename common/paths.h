@@ -11,7 +11,11 @@
  * reachable by the libvirt-qemu user when running as root. */
 const char *lab_home(void);
 const char *lab_run_root(void);
-/* Where a run's logs are kept: $LAB_HOME/logs/run-N (malloc'd). */
-char *lab_run_log_dir(int64_t run);
+/* Where run N of the store at store_path keeps its logs (malloc'd):
+ * $LAB_HOME/logs/run-N for the default store ($LAB_HOME/results.db),
+ * $LAB_HOME/logs/store-HASH/run-N for any other, HASH the first 12 hex
+ * digits of the SHA-256 of the store's absolute path (symlinks resolved),
+ * so two stores never share a log directory. */
+char *lab_run_log_dir(const char *store_path, int64_t run);
 
 #endif

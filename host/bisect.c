@@ -12,63 +12,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- metrics ---- */
-
-enum metric_kind { MK_MBPS, MK_IOPS, MK_SECS };
-
-static const struct metric_def {
-    struct lab_metric m;
-    enum metric_kind kind;
-} metrics[] = {
-    {{"mbps", "MB/s", "bytes / real_ns * 1000 (10^6 bytes/s; seqread, devread)", 1}, MK_MBPS},
-    {{"iops", "IOPS", "count (from the sample's extra) / real seconds (randread)", 1}, MK_IOPS},
-    {{"secs", "s", "real_ns / 10^9, the guest's wall time of a run (any test)", 0}, MK_SECS},
-};
-#define NMETRICS (sizeof metrics / sizeof metrics[0])
+/* ---- metrics (host/testdef.c) ---- */
 
 const struct lab_metric *lab_metric_find(const char *name)
 {
-    for (size_t i = 0; i < NMETRICS; i++)
-        if (strcmp(metrics[i].m.name, name) == 0)
-            return &metrics[i].m;
-    return NULL;
+    return lab_test_metric(name);
 }
 
 const struct lab_metric *lab_metric_at(size_t i)
 {
-    return i < NMETRICS ? &metrics[i].m : NULL;
-}
-
-static double extra_value(const char *extra, const char *key)
-{
-    size_t kl = strlen(key);
-    for (const char *p = extra; p && *p;) {
-        while (*p == ' ')
-            p++;
-        if (strncmp(p, key, kl) == 0 && p[kl] == '=')
-            return strtod(p + kl + 1, NULL);
-        p = strchr(p, ' ');
-    }
-    return NAN;
-}
-
-double lab_metric_value(const struct lab_metric *m, const struct lab_sample *s)
-{
-    const struct metric_def *d = (const struct metric_def *)m;
-    double secs = (double)s->real_ns / 1e9;
-    if (secs <= 0)
-        return NAN;
-    switch (d->kind) {
-    case MK_MBPS:
-        return (double)s->bytes / secs / 1e6;
-    case MK_IOPS: {
-        double count = extra_value(s->extra, "count");
-        return count > 0 ? count / secs : NAN;
-    }
-    case MK_SECS:
-        return secs;
-    }
-    return NAN;
+    return lab_test_metric_at(i);
 }
 
 /* ---- decisions ---- */

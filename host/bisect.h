@@ -24,6 +24,7 @@
 #define LAB_BISECT_H
 
 #include "host/stats.h"
+#include "host/testdef.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -32,18 +33,10 @@
 struct lab_store;
 struct lab_sample;
 
-/* What is measured per run, from a stored sample. */
-struct lab_metric {
-    const char *name;     /* "mbps", "iops", "secs" */
-    const char *unit;     /* "MB/s", "IOPS", "s" */
-    const char *formula;  /* how it is computed from a sample, for --help */
-    int higher_is_better; /* 1: a drop is a regression */
-};
-const struct lab_metric *lab_metric_find(const char *name); /* NULL if unknown */
-const struct lab_metric *lab_metric_at(size_t i);           /* NULL past the end */
-/* The metric's value of one sample; NAN when the sample cannot give it
- * (zero time, no request count). */
-double lab_metric_value(const struct lab_metric *m, const struct lab_sample *s);
+/* What is measured per run: a metric of host/testdef.h (struct lab_metric,
+ * lab_metric_value), by the names the bisection has always used. */
+const struct lab_metric *lab_metric_find(const char *name); /* lab_test_metric */
+const struct lab_metric *lab_metric_at(size_t i);           /* lab_test_metric_at */
 
 enum lab_bisect_verdict {
     LAB_BISECT_UNTESTED,

@@ -2,6 +2,7 @@
  * strictly, the console is scanned for panics, and a deadline catches hangs.
  * Whatever happens, the domain is destroyed and the run directory removed. */
 #include "host/cell.h"
+#include "host/cellplan.h"
 #include "host/celldomain.h"
 #include "kernels/bzimage.h"
 #include "kernels/catalog.h"
@@ -26,6 +27,7 @@
 #include "host/vm.h"
 #include "host/rt.h"
 #include "host/contention.h"
+#include "host/testdef.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -51,14 +53,12 @@ struct cell_run {
     int64_t cell_id;
     char *dir, *console, *socket, *disk_socket, *disk2_socket, *trace;
     struct lab_nbd nbd, nbd2;
-    struct lab_era era;
-    const struct lab_bus *bus;
-    enum lab_channel_kind channel;
+    struct lab_cell_plan plan; /* decided once, by prepare */
     int fd;
     off_t console_seen;
     char panic[256];  /* the console's panic line, once seen */
     int64_t panic_ns; /* when it was seen: the channel gets a grace period */
-    int64_t start_ns;
+    int64_t t0, start_ns; /* lab_cell_run's start, the domain's */
     int64_t begin_host_ns[MAX_REPS];
     struct lab_linebuf lines;
     struct lab_seqcheck seq;
@@ -102,39 +102,6 @@ const char *lab_agent_path(const char *arch)
     snprintf(path, sizeof path, "%s/lab-agent%s", LAB_BUILD_DIR,
              strcmp(arch, "x86_64") == 0 ? "" : "-i386");
     return path;
-}
-
-/* Derived deadline: a boot allowance plus each run at era-disk speeds with
- * a wide margin (2 MB/s streaming, 100 ms per random request). */
-static unsigned cell_timeout(const struct lab_cell_spec *spec)
-{
-    const struct lab_experiment *e = spec->exp;
-    uint64_t per_run;
-    if (spec->timeout_s)
-        return spec->timeout_s;
-    if (e->timeout)
-        return e->timeout;
-    if (strcmp(e->test, "randread") == 0 || strcmp(e->test, "overwrite") == 0)
-        per_run = e->count / 10 + 1;
-    else if (strcmp(e->test, "treeread") == 0 || strcmp(e->test, "contest") == 0)
-        per_run = (uint64_t)e->tree_files * 16384 * (1 + e->cpu_rounds) / (2 << 20);
-    else if (strcmp(e->test, "devread") == 0)
-        per_run = (e->read_size   ? e->read_size
-                   : e->disk_size ? e->disk_size
-                                  : 1ULL << 30) /
-                  (2 << 20);
-    else
-        per_run = e->file_size / (2 << 20);
-    /* Under a writer on the same disk a 2.4 elevator starves reads: the
-     * lab's gcc-12 2.4.22 took 129 s per contest io_load run whose no-load
-     * run took 0.54 s. A load gets ten times the time and a second per MiB
-     * it writes, so only a guest that is stuck runs out of it. */
-    if (e->load && strcmp(e->load, "none") != 0)
-        per_run = per_run * 10 + e->load_size / (1 << 20);
-    unsigned groups = 1;
-    for (const char *p = e->readahead_list; p && *p; p++)
-        groups += *p == ',';
-    return 180 + (unsigned)(groups * (e->reps + e->warmup) * per_run);
 }
 
 /* Looks at what the console printed since last time and notes a panic. The
@@ -316,7 +283,7 @@ static int handle_record(struct cell_run *c, const char *line, size_t len, int64
 /* Reads agent records until bye, a failure, the deadline or Ctrl-C. */
 static void pump(struct cell_run *c, virDomainPtr dom)
 {
-    int64_t deadline = c->start_ns + (int64_t)cell_timeout(c->spec) * 1000000000LL;
+    int64_t deadline = c->start_ns + (int64_t)c->plan.timeout_s * 1000000000LL;
     char buf[4096];
 
     while (!c->bye && c->res->status == LAB_CELL_OK) {
@@ -385,7 +352,7 @@ static void pump(struct cell_run *c, virDomainPtr dom)
         }
         if (now > deadline) {
             fail(c, LAB_CELL_FAILED, "no result within %u s: guest hung? (console: %s)",
-                 cell_timeout(c->spec), c->console);
+                 c->plan.timeout_s, c->console);
             return;
         }
         if (n > 0 && (pfd.revents & (POLLHUP | POLLERR)))
@@ -419,117 +386,27 @@ static void keep_file(struct cell_run *c, const char *src, const char *suffix)
     free(dst);
 }
 
-/* The filesystem the guest mounts for the experiment's data disk. */
-static const char *disk_fs(const struct lab_experiment *e)
+/* The cell's plan (host/cellplan.h), and what the kernel's .config says:
+ * a kernel with a known .config must have the drivers the cell needs. */
+static int check_plan(const struct lab_cell_spec *spec, struct lab_cell_plan *plan, char *reason,
+                      size_t len)
 {
-    return strcmp(e->disk, "ext3tree") == 0 ? "ext3" : e->disk; /* "ext2" or "raw" */
-}
-
-static int uses_second_disk(const struct lab_experiment *e)
-{
-    return e->load && strcmp(e->load, "io_other") == 0;
-}
-
-static const struct lab_bus *cell_bus(const struct lab_cell_spec *spec)
-{
-    if (spec->bus)
-        return spec->bus;
-    return lab_bus_find(spec->profile ? spec->profile->bus : "ide");
-}
-
-static int choose_channel(const struct lab_cell_spec *spec, const struct lab_era *era,
-                          enum lab_channel_kind *out, char *reason, size_t len)
-{
-    const char *want = spec->channel;
-    if (!want)
-        want = era->channel == LAB_AGENT_CHAN_VIRTIO_PORT ? "virtio-port" : "uart";
-    if (strcmp(want, "uart") == 0) {
-        *out = LAB_CHANNEL_UART;
-        return 0;
-    }
-    if (strcmp(want, "virtio-port") != 0) {
-        snprintf(reason, len, "unknown channel '%s' (use virtio-port or uart)", want);
+    struct lab_era era;
+    int have_era = lab_kernel_era(spec->kernel, &era) == 0;
+    if (lab_cell_plan(spec, have_era ? &era : NULL, plan, reason, len) < 0)
         return -1;
-    }
-    if (era->channel != LAB_AGENT_CHAN_VIRTIO_PORT) {
-        snprintf(reason, len, "named virtio-serial ports need Linux 2.6.35 or later (this is %s)",
-                 era->version_str);
+    if (!lab_kernel_cell_ok(spec->kernel, &plan->era, plan->bus->name,
+                            plan->channel == LAB_CHANNEL_UART ? LAB_AGENT_CHAN_UART
+                                                              : LAB_AGENT_CHAN_VIRTIO_PORT,
+                            plan->fs, reason, len))
         return -1;
-    }
-    *out = LAB_CHANNEL_VIRTIO_SERIAL;
-    return 0;
-}
-
-/* A lab build is used only once it has passed the IO smoke test; any
- * kernel that failed it is refused, with what it did. */
-static int unverified(const struct lab_cell_spec *spec, char *reason, size_t len)
-{
-    const struct lab_kernel *k = spec->kernel;
-    const char *v = k->verified;
-    if (spec->smoke_test || (v && strcmp(v, "passed") == 0))
-        return 0;
-    if (v && strcmp(v, "failed") == 0) {
-        snprintf(reason, len,
-                 "kernel %s failed the lab's IO smoke test (%s); it may be miscompiled. "
-                 "Run it again with: lab kernels verify %s",
-                 k->name, k->verified_note ? k->verified_note : "no details", k->name);
-        return 1;
-    }
-    if (k->source && strcmp(k->source, "build") == 0) {
-        snprintf(reason, len,
-                 "kernel %s was built by the lab but has not passed its IO smoke test; "
-                 "run: lab kernels verify %s",
-                 k->name, k->name);
-        return 1;
-    }
     return 0;
 }
 
 int lab_cell_check(const struct lab_cell_spec *spec, char *reason, size_t len)
 {
-    struct lab_era era;
-    enum lab_channel_kind ch;
-    const struct lab_bus *bus = cell_bus(spec);
-    if (!bus) {
-        snprintf(reason, len, "unknown bus");
-        return -1;
-    }
-    if (lab_kernel_era(spec->kernel, &era) < 0) {
-        snprintf(reason, len, "no era facts for kernel version %s", spec->kernel->version);
-        return -1;
-    }
-    if (!lab_era_bus_supported(&era, bus->name, reason, len))
-        return -1;
-    if (unverified(spec, reason, len))
-        return -1;
-    const struct lab_experiment *e = spec->exp;
-    struct lab_sched_plan sched;
-    if (lab_sched_plan(&era, e->scheduler, &sched, reason, len) < 0 ||
-        lab_tunables_check(&era, e->sysfs, e->elvtune, reason, len) < 0)
-        return -1;
-    if (e->direct && !lab_era_has(&era, LAB_FEAT_O_DIRECT_BLKDEV)) {
-        snprintf(reason, len, "O_DIRECT reads need Linux 2.4.10 or later (this is %s)",
-                 era.version_str);
-        return -1;
-    }
-    /* The host always passes lab.direct, so this is the agent's mode. */
-    if (e->direct && strcmp(disk_fs(e), "ext3") == 0 &&
-        !lab_era_has(&era, LAB_FEAT_O_DIRECT_EXT3)) {
-        snprintf(reason, len,
-                 "O_DIRECT on ext3 files needs Linux 2.6.0 or later (%s's ext3 has no direct "
-                 "IO: every read would be EINVAL); set direct = 0",
-                 era.version_str);
-        return -1;
-    }
-    if (choose_channel(spec, &era, &ch, reason, len) < 0)
-        return -1;
-    /* A kernel with a known .config must have the drivers the cell needs. */
-    if (!lab_kernel_cell_ok(spec->kernel, &era, bus->name,
-                            ch == LAB_CHANNEL_UART ? LAB_AGENT_CHAN_UART
-                                                   : LAB_AGENT_CHAN_VIRTIO_PORT,
-                            disk_fs(e), reason, len))
-        return -1;
-    return 0;
+    struct lab_cell_plan plan;
+    return check_plan(spec, &plan, reason, len);
 }
 
 /* nbdkit serves the data disk: through the hdd timing filter for a model
@@ -577,104 +454,103 @@ static int start_disk(struct cell_run *c, int i, const char *image)
     return 0;
 }
 
-static int prepare(struct cell_run *c, char **xml)
+/* The kernel, checked whole, and the boot image with the agent, its
+ * parameters and the plan's modules. */
+static int prepare_boot(struct cell_run *c, struct lab_kernel_files *kf, char **initrd)
 {
     const struct lab_cell_spec *spec = c->spec;
-    const struct lab_profile *profile = spec->profile;
-    struct lab_kernel_files kf = {0};
-    char *initrd = NULL, *disk = NULL, *name = NULL, *cmdline = NULL, *params = NULL, reason[256];
-    const char *modules[16];
-    int rc = -1;
-
-    c->bus = cell_bus(spec);
-    if (!c->bus || lab_kernel_era(spec->kernel, &c->era) < 0 ||
-        lab_cell_check(spec, reason, sizeof reason) < 0 ||
-        choose_channel(spec, &c->era, &c->channel, reason, sizeof reason) < 0) {
-        fail(c, LAB_CELL_FAILED, "cannot run here: %s", reason);
-        goto out;
-    }
-    if (lab_kernel_fetch(spec->kernel, &kf) < 0) {
-        fail(c, LAB_CELL_FAILED, "cannot fetch kernel %s", spec->kernel->name);
-        goto out;
-    }
+    const struct lab_cell_plan *p = &c->plan;
+    char reason[256];
+    if (lab_kernel_fetch(spec->kernel, kf) < 0)
+        return fail(c, LAB_CELL_FAILED, "cannot fetch kernel %s", spec->kernel->name);
     struct lab_bzimage bz; /* a cut-short image would fail later, unexplained */
-    if (lab_bzimage_check_file(kf.bzimage, &bz, reason, sizeof reason) < 0) {
-        fail(c, LAB_CELL_FAILED, "kernel %s: %s: %s", spec->kernel->name, kf.bzimage, reason);
-        goto out;
-    }
-    params = lab_cell_agent_params(&c->era, c->bus, c->channel, spec->exp);
+    if (lab_bzimage_check_file(kf->bzimage, &bz, reason, sizeof reason) < 0)
+        return fail(c, LAB_CELL_FAILED, "kernel %s: %s: %s", spec->kernel->name, kf->bzimage,
+                    reason);
+    char *params = lab_cell_agent_params(&p->era, p->bus, p->channel, spec->exp);
     struct lab_initramfs_spec is = {
         .agent_path = lab_agent_path(spec->kernel->arch),
         .params = params,
-        .modules_dir = kf.modules_dir,
-        .modules = modules,
-        /* 2.4 cannot load modules from PID 1: its drivers are built in. */
-        .nmodules = c->era.modules_loadable && !spec->kernel->builtin_drivers
-                        ? lab_era_bus_modules(&c->era, c->bus->name, modules, 16)
-                        : 0,
+        .modules_dir = kf->modules_dir,
+        .modules = p->modules,
+        .nmodules = p->nmodules,
     };
-    if ((c->era.boot == LAB_BOOT_EXT2_INITRD ? lab_ext2_initrd_get(&is, &initrd)
-                                             : lab_initramfs_get(&is, &initrd)) < 0) {
-        fail(c, LAB_CELL_FAILED, "cannot build the boot image for %s", spec->kernel->name);
-        goto out;
-    }
-    struct lab_datadisk_recipe dr = {.fs = spec->exp->disk,
-                                     .file_name = "big_file",
-                                     .file_size = spec->exp->file_size,
-                                     .seed = LAB_CONTENT_SEED_DEFAULT};
-    if (strcmp(spec->exp->disk, "raw") == 0) {
-        /* disk_size 0 ("full"): the drive's real capacity, so seeks span
-         * the whole stroke as the datasheet's average assumes. */
-        dr.file_size = spec->exp->disk_size;
-        if (!dr.file_size)
-            dr.file_size = profile && profile->kind == LAB_PROFILE_MODEL
-                               ? profile->params.capacity_bytes
-                               : 256ULL << 20;
-    }
-    if (strcmp(spec->exp->disk, "ext3tree") == 0) {
-        const struct lab_experiment *e = spec->exp;
-        /* Room for the copy load's two copies of a tree and io_load's file. */
-        struct lab_fsimage_recipe fr = {
-            .fs = "ext3",
-            .big_file_size = e->file_size,
-            .tree_copies = e->tree_copies,
-            .tree = {.seed = e->tree_seed, .files = e->tree_files, .dirs = e->tree_dirs},
-            .extra_bytes = e->disk_free,
-        };
+    int rc = p->era.boot == LAB_BOOT_EXT2_INITRD ? lab_ext2_initrd_get(&is, initrd)
+                                                 : lab_initramfs_get(&is, initrd);
+    free(params);
+    if (rc < 0)
+        return fail(c, LAB_CELL_FAILED, "cannot build the boot image for %s", spec->kernel->name);
+    return 0;
+}
+
+/* The plan's data disks, built (or found cached) and served. */
+static int prepare_disks(struct cell_run *c)
+{
+    const struct lab_cell_plan *p = &c->plan;
+    char *disk = NULL;
+    int rc = -1;
+    if (p->tree_disk) {
         lab_info("building the tree disk (%u copies of %u files); the first build takes a while",
-                 e->tree_copies, e->tree_files);
-        if (lab_fsimage_get(&fr, &disk) < 0) {
+                 p->tree.tree_copies, p->tree.tree.files);
+        if (lab_fsimage_get(&p->tree, &disk) < 0) {
             fail(c, LAB_CELL_FAILED, "cannot build the tree disk");
             goto out;
         }
-    } else if (lab_datadisk_get(&dr, &disk) < 0) {
+    } else if (lab_datadisk_get(&p->data, &disk) < 0) {
         fail(c, LAB_CELL_FAILED, "cannot build the data disk");
         goto out;
     }
     if (start_disk(c, 0, disk) < 0)
         goto out;
-    if (uses_second_disk(spec->exp)) {
-        struct lab_fsimage_recipe scratch = {.fs = "ext3",
-                                             .extra_bytes = 2 * spec->exp->load_size + (64 << 20)};
+    if (p->second_disk) {
         char *disk2 = NULL;
         c->disk2_socket = lab_asprintf("%s/disk1.sock", c->dir);
-        int bad = lab_fsimage_get(&scratch, &disk2) < 0 || start_disk(c, 1, disk2) < 0;
+        int bad = lab_fsimage_get(&p->scratch, &disk2) < 0 || start_disk(c, 1, disk2) < 0;
         free(disk2);
         if (bad) {
             fail(c, LAB_CELL_FAILED, "cannot build or serve the second disk");
             goto out;
         }
     }
-    if (c->env->store) {
-        lab_store_cell_set(c->env->store, c->cell_id, "bus", c->bus->name);
-        lab_store_cell_set(c->env->store, c->cell_id, "channel",
-                           c->channel == LAB_CHANNEL_UART ? "uart" : "virtio-port");
-        lab_store_cell_set(c->env->store, c->cell_id, "profile", profile ? profile->name : "fast");
-        if (spec->exp->scheduler)
-            lab_store_cell_set(c->env->store, c->cell_id, "scheduler", spec->exp->scheduler);
-        if (kf.system_map && lab_file_exists(kf.system_map))
-            lab_store_cell_set(c->env->store, c->cell_id, "system_map", kf.system_map);
+    rc = 0;
+out:
+    free(disk);
+    return rc;
+}
+
+/* The cell's facts: where it ran. */
+static void store_facts(struct cell_run *c, const struct lab_kernel_files *kf)
+{
+    struct lab_store *st = c->env->store;
+    const struct lab_cell_spec *spec = c->spec;
+    if (!st)
+        return;
+    lab_store_cell_set(st, c->cell_id, "bus", c->plan.bus->name);
+    lab_store_cell_set(st, c->cell_id, "channel",
+                       c->plan.channel == LAB_CHANNEL_UART ? "uart" : "virtio-port");
+    lab_store_cell_set(st, c->cell_id, "profile", spec->profile ? spec->profile->name : "fast");
+    if (spec->exp->scheduler)
+        lab_store_cell_set(st, c->cell_id, "scheduler", spec->exp->scheduler);
+    if (kf->system_map && lab_file_exists(kf->system_map))
+        lab_store_cell_set(st, c->cell_id, "system_map", kf->system_map);
+}
+
+/* Everything before the boot: the plan, kernel, boot image, disks, facts
+ * and the domain's XML. */
+static int prepare(struct cell_run *c, char **xml)
+{
+    const struct lab_cell_spec *spec = c->spec;
+    struct lab_kernel_files kf = {0};
+    char *initrd = NULL, *name = NULL, *cmdline = NULL, reason[256];
+    int rc = -1;
+
+    if (check_plan(spec, &c->plan, reason, sizeof reason) < 0) {
+        fail(c, LAB_CELL_FAILED, "cannot run here: %s", reason);
+        goto out;
     }
+    if (prepare_boot(c, &kf, &initrd) < 0 || prepare_disks(c) < 0)
+        goto out;
+    store_facts(c, &kf);
     name = lab_vm_domain_name(spec->index, spec->kernel->name);
     struct lab_cell_paths paths = {.name = name,
                                    .kernel = kf.bzimage,
@@ -684,8 +560,8 @@ static int prepare(struct cell_run *c, char **xml)
                                    .disk_socket = c->disk_socket,
                                    .disk2_socket = c->disk2_socket};
     struct lab_domain_spec ds;
-    cmdline = lab_cell_domain(&c->era, c->bus, c->channel, profile, spec->exp, spec->virt_type,
-                              &paths, &ds);
+    cmdline = lab_cell_domain(&c->plan.era, c->plan.bus, c->plan.channel, spec->profile, spec->exp,
+                              spec->virt_type, &paths, &ds);
     char why[200];
     c->rt_by_lab = spec->rt_priority && !lab_rt_cputune_usable(why, sizeof why);
     ds.rt_priority = c->rt_by_lab ? 0 : (unsigned)spec->rt_priority;
@@ -694,11 +570,117 @@ static int prepare(struct cell_run *c, char **xml)
 out:
     lab_kernel_files_free(&kf);
     free(initrd);
-    free(disk);
     free(name);
     free(cmdline);
-    free(params);
     return rc;
+}
+
+/* The cell's row and the facts known before it starts. */
+static void begin_cell(struct cell_run *c)
+{
+    const struct lab_cell_env *env = c->env;
+    const struct lab_cell_spec *spec = c->spec;
+    if (!env->store)
+        return;
+    char *params = lab_experiment_cmdline(spec->exp);
+    c->cell_id =
+        lab_store_cell_begin(env->store, env->run_id, spec->kernel->name, spec->exp->name, params);
+    free(params);
+    lab_store_cell_set(env->store, c->cell_id, "accel", spec->virt_type);
+    char warmup[16];
+    snprintf(warmup, sizeof warmup, "%u", spec->exp->warmup);
+    lab_store_cell_set(env->store, c->cell_id, "warmup", warmup);
+    if (spec->rt_note)
+        lab_store_cell_set(env->store, c->cell_id, "rt", spec->rt_note);
+    if (spec->boot) {
+        char boot[16];
+        snprintf(boot, sizeof boot, "%u", spec->boot);
+        lab_store_cell_set(env->store, c->cell_id, "boot", boot);
+    }
+}
+
+/* QEMU's threads real-time (when the lab sets them) and the contention
+ * counters attached to its vCPU. */
+static void attach_qemu(struct cell_run *c)
+{
+    const struct lab_cell_spec *spec = c->spec;
+    char *dom_name = lab_vm_domain_name(spec->index, spec->kernel->name);
+    if (c->rt_by_lab) {
+        char why[200] = "";
+        if (lab_rt_qemu(dom_name, spec->rt_priority, why, sizeof why) < 0)
+            lab_warn("%s: QEMU runs without SCHED_FIFO: %s", spec->kernel->name, why);
+    }
+    if (spec->pin_cpu) { /* --jobs: the cell's own core */
+        char why[200] = "";
+        if (lab_rt_pin_qemu(dom_name, (int)spec->pin_cpu - 1, spec->rt_priority, why,
+                            sizeof why) < 0)
+            lab_warn("%s: QEMU not pinned to CPU %u: %s", spec->kernel->name, spec->pin_cpu - 1,
+                     why);
+    }
+    if (lab_contention_attach(&c->cont, dom_name, c->stats) < 0)
+        lab_warn("%s: no vCPU thread of QEMU found: runs will have no vCPU wait on record",
+                 spec->kernel->name);
+    free(dom_name);
+}
+
+/* The agent's records until bye; the reader's own run-queue wait kept. */
+static void measure(struct cell_run *c, virDomainPtr dom)
+{
+    const struct lab_cell_env *env = c->env;
+    if (connect_agent(c, dom) != 0)
+        return;
+    /* The reader stamps the host's clock on each record: it runs just
+     * above normal threads while it pumps (host/rt.h). */
+    struct lab_rt_saved rt = {0};
+    if (c->spec->rt_priority) /* pinned (--jobs): above the vCPU that holds its core */
+        lab_rt_enter(c->spec->pin_cpu ? c->spec->rt_priority + LAB_RT_EMULATOR_ABOVE
+                                      : LAB_RT_READER_PRIO, &rt);
+    int64_t wait0 = lab_rt_thread_wait_ns();
+    pump(c, dom);
+    int64_t wait1 = lab_rt_thread_wait_ns();
+    lab_rt_leave(&rt);
+    if (env->store && wait0 >= 0 && wait1 >= wait0) {
+        char ns[32];
+        snprintf(ns, sizeof ns, "%lld", (long long)(wait1 - wait0));
+        lab_store_cell_set(env->store, c->cell_id, "reader_wait_ns", ns);
+    }
+}
+
+/* Whatever happened: the domain, the disk servers and the run directory
+ * go; the logs the reason points at are kept; the cell's row ends. */
+static void teardown(struct cell_run *c, virDomainPtr dom)
+{
+    struct lab_cell_result *res = c->res;
+    if (c->fd >= 0)
+        close(c->fd);
+    lab_vm_teardown(dom);
+    lab_nbd_stop(&c->nbd);
+    lab_nbd_stop(&c->nbd2);
+    keep_file(c, c->console, "console.log");
+    for (int i = 0; i < 2; i++) { /* a disk server's log the reason points at */
+        char *log = lab_asprintf("%s/nbdkit%d.log", c->dir, i), suffix[16];
+        snprintf(suffix, sizeof suffix, "nbdkit%d.log", i);
+        if (strstr(res->reason, log))
+            keep_file(c, log, suffix);
+        free(log);
+    }
+    lab_rm_rf(c->dir);
+    res->total_ns = lab_now_ns() - c->t0;
+    if (c->env->store && c->cell_id > 0)
+        lab_store_cell_end(c->env->store, c->cell_id, lab_cell_status_name(res->status),
+                           res->status == LAB_CELL_OK ? NULL : res->reason);
+}
+
+static void free_cell(struct cell_run *c)
+{
+    free(c->dir);
+    free(c->console);
+    free(c->socket);
+    free(c->disk_socket);
+    free(c->disk2_socket);
+    free(c->trace);
+    free(c->stats);
+    free(c);
 }
 
 static int cell_run(const struct lab_cell_env *env, const struct lab_cell_spec *spec,
@@ -707,9 +689,9 @@ static int cell_run(const struct lab_cell_env *env, const struct lab_cell_spec *
     struct cell_run *c = lab_xcalloc(1, sizeof *c);
     virDomainPtr dom = NULL;
     char *xml = NULL;
-    int64_t t0 = lab_now_ns();
 
     memset(res, 0, sizeof *res);
+    c->t0 = lab_now_ns();
     c->env = env;
     c->spec = spec;
     c->res = res;
@@ -719,23 +701,7 @@ static int cell_run(const struct lab_cell_env *env, const struct lab_cell_spec *
     c->console = lab_asprintf("%s/console.log", c->dir);
     c->socket = lab_asprintf("%s/agent.sock", c->dir);
     c->disk_socket = lab_asprintf("%s/disk0.sock", c->dir);
-    if (env->store) {
-        char *params = lab_experiment_cmdline(spec->exp);
-        c->cell_id = lab_store_cell_begin(env->store, env->run_id, spec->kernel->name,
-                                          spec->exp->name, params);
-        free(params);
-        lab_store_cell_set(env->store, c->cell_id, "accel", spec->virt_type);
-        char warmup[16];
-        snprintf(warmup, sizeof warmup, "%u", spec->exp->warmup);
-        lab_store_cell_set(env->store, c->cell_id, "warmup", warmup);
-        if (spec->rt_note)
-            lab_store_cell_set(env->store, c->cell_id, "rt", spec->rt_note);
-        if (spec->boot) {
-            char boot[16];
-            snprintf(boot, sizeof boot, "%u", spec->boot);
-            lab_store_cell_set(env->store, c->cell_id, "boot", boot);
-        }
-    }
+    begin_cell(c);
 
     if (env->store && lab_store_failure(env->store)) { /* no boot whose results are lost */
         fail(c, LAB_CELL_FAILED, "%s", lab_store_failure(env->store));
@@ -758,74 +724,18 @@ static int cell_run(const struct lab_cell_env *env, const struct lab_cell_spec *
         fail(c, LAB_CELL_FAILED, "libvirt could not start the guest: %s", lab_vm_last_error());
         goto teardown;
     }
-    char *dom_name = lab_vm_domain_name(spec->index, spec->kernel->name);
-    if (c->rt_by_lab) {
-        char why[200] = "";
-        if (lab_rt_qemu(dom_name, spec->rt_priority, why, sizeof why) < 0)
-            lab_warn("%s: QEMU runs without SCHED_FIFO: %s", spec->kernel->name, why);
-    }
-    if (spec->pin_cpu) {
-        char why[200] = "";
-        if (lab_rt_pin_qemu(dom_name, (int)spec->pin_cpu - 1, spec->rt_priority, why,
-                            sizeof why) < 0)
-            lab_warn("%s: QEMU not pinned to CPU %u: %s", spec->kernel->name, spec->pin_cpu - 1,
-                     why);
-    }
-    if (lab_contention_attach(&c->cont, dom_name, c->stats) < 0)
-        lab_warn("%s: no vCPU thread of QEMU found: runs will have no vCPU wait on record",
-                 spec->kernel->name);
-    free(dom_name);
-    if (connect_agent(c, dom) == 0) {
-        /* The reader stamps the host's clock on each record: it runs just
-         * above normal threads while it pumps (host/rt.h). */
-        struct lab_rt_saved rt = {0};
-        if (spec->rt_priority) /* pinned (--jobs): above the vCPU that holds its core */
-            lab_rt_enter(spec->pin_cpu ? spec->rt_priority + LAB_RT_EMULATOR_ABOVE
-                                       : LAB_RT_READER_PRIO, &rt);
-        int64_t wait0 = lab_rt_thread_wait_ns();
-        pump(c, dom);
-        int64_t wait1 = lab_rt_thread_wait_ns();
-        lab_rt_leave(&rt);
-        if (env->store && wait0 >= 0 && wait1 >= wait0) {
-            char ns[32];
-            snprintf(ns, sizeof ns, "%lld", (long long)(wait1 - wait0));
-            lab_store_cell_set(env->store, c->cell_id, "reader_wait_ns", ns);
-        }
-    }
+    attach_qemu(c);
+    measure(c, dom);
     if (c->bye && res->status == LAB_CELL_OK && !spec->hello_only)
         wait_poweroff(dom);
     else if (!c->bye && res->status == LAB_CELL_OK)
         fail(c, LAB_CELL_FAILED, "agent channel closed before bye (console: %s)", c->console);
 
 teardown:
-    if (c->fd >= 0)
-        close(c->fd);
-    lab_vm_teardown(dom);
-    lab_nbd_stop(&c->nbd);
-    lab_nbd_stop(&c->nbd2);
-    keep_file(c, c->console, "console.log");
-    for (int i = 0; i < 2; i++) { /* a disk server's log the reason points at */
-        char *log = lab_asprintf("%s/nbdkit%d.log", c->dir, i), suffix[16];
-        snprintf(suffix, sizeof suffix, "nbdkit%d.log", i);
-        if (strstr(res->reason, log))
-            keep_file(c, log, suffix);
-        free(log);
-    }
-    lab_rm_rf(c->dir);
-    res->total_ns = lab_now_ns() - t0;
-    if (env->store && c->cell_id > 0)
-        lab_store_cell_end(env->store, c->cell_id, lab_cell_status_name(res->status),
-                           res->status == LAB_CELL_OK ? NULL : res->reason);
+    teardown(c, dom);
     free(xml);
-    free(c->dir);
-    free(c->console);
-    free(c->socket);
-    free(c->disk_socket);
-    free(c->disk2_socket);
-    free(c->trace);
-    free(c->stats);
     int rc = res->status == LAB_CELL_OK ? 0 : -1;
-    free(c);
+    free_cell(c);
     return rc;
 }
 

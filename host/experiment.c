@@ -1,5 +1,6 @@
 /* Experiment files: "key = value" lines checked against one table. */
 #include "host/experiment.h"
+#include "host/testdef.h"
 #include "common/file.h"
 #include "common/msg.h"
 #include "common/str.h"
@@ -81,9 +82,7 @@ static const struct key_def keys[] = {
      "1: boot with profile=2 and read the kernel's /proc/profile around each run"},
 };
 
-/* The agent's tests: each reads the file on an ext2 disk or the raw device. */
-static const char *const tests[] = {"seqread",  "devread",   "randread",
-                                    "treeread", "overwrite", "contest"};
+/* The agent's tests are host/testdef.h's. */
 static const char *const disks[] = {"ext2", "raw", "ext3tree"};
 static const char *const loads[] = {"none", "copy", "io_load", "io_other", "read_load"};
 
@@ -102,6 +101,19 @@ static int set_choice(char **field, const char *where, const char *key, const ch
         snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "",
                  choices[i]);
     return lab_error("%s: unknown %s '%s' (known: %s)", where, key, value, known);
+}
+
+static int set_test(char **field, const char *where, const char *value)
+{
+    if (lab_test_find(value)) {
+        free(*field);
+        *field = lab_xstrdup(value);
+        return 0;
+    }
+    char *known = lab_test_names(", ");
+    lab_error("%s: unknown test '%s' (known: %s)", where, value, known);
+    free(known);
+    return -1;
 }
 
 const char *lab_experiments_dir(void)
@@ -162,8 +174,7 @@ static int set_key(struct lab_experiment *exp, const char *where, const char *ke
     char *field = (char *)exp + def->offset;
     switch (def->type) {
     case KEY_TEST:
-        return set_choice((char **)field, where, "test", value, tests,
-                          sizeof tests / sizeof tests[0]);
+        return set_test((char **)field, where, value);
     case KEY_DISK:
         exp->disk_defaulted = 0;
         return set_choice((char **)field, where, "disk", value, disks,
@@ -273,15 +284,6 @@ static void set_defaults(struct lab_experiment *exp)
     exp->cpu_rounds = 4;
 }
 
-/* Which data disk each test needs by default, and which it can use. */
-static const struct {
-    const char *test, *default_disk, *disks;
-} test_disks[] = {
-    {"seqread", "ext2", "ext2 ext3tree"},     {"devread", "raw", "raw ext2 ext3tree"},
-    {"randread", "raw", "raw ext2 ext3tree"}, {"treeread", "ext3tree", "ext3tree"},
-    {"overwrite", "ext3tree", "ext3tree"},    {"contest", "ext3tree", "ext3tree"},
-};
-
 /* "default,deadline": 1..max names of [a-z0-9_-], at most 15 characters. */
 static int names_list_ok(const char *list, size_t max)
 {
@@ -298,21 +300,17 @@ static int names_list_ok(const char *list, size_t max)
 
 int lab_experiment_check(const char *where, struct lab_experiment *exp)
 {
-    for (size_t i = 0; i < sizeof test_disks / sizeof test_disks[0]; i++) {
-        if (strcmp(test_disks[i].test, exp->test) != 0)
-            continue;
+    /* Which data disk the test needs by default, and which it can use. */
+    const struct lab_testdef *t = lab_test_find(exp->test);
+    if (t) {
         if (!exp->disk || exp->disk_defaulted) {
             free(exp->disk);
-            exp->disk = lab_xstrdup(test_disks[i].default_disk);
+            exp->disk = lab_xstrdup(t->default_disk);
             exp->disk_defaulted = 1;
         }
-        char padded[64];
-        snprintf(padded, sizeof padded, " %s ", test_disks[i].disks);
-        char want[32];
-        snprintf(want, sizeof want, " %s ", exp->disk);
-        if (!strstr(padded, want))
+        if (!lab_test_takes_disk(t, exp->disk))
             return lab_error("%s: test %s cannot use disk = %s (it needs one of: %s)", where,
-                             exp->test, exp->disk, test_disks[i].disks);
+                             exp->test, exp->disk, t->disks);
     }
     if ((exp->load_list || (exp->load && strcmp(exp->load, "none") != 0)) &&
         strcmp(exp->disk, "ext3tree") != 0)

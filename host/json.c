@@ -71,7 +71,8 @@ struct cell_ctx {
 /* Warm-up runs come first in each readahead group (a sweep) or the cell. */
 static int is_warmup(struct cell_ctx *c, const struct lab_sample *s)
 {
-    long ra = (long)lab_extra_num(s->extra, "ra_sectors");
+    double ra_sectors = lab_extra_num(s->extra, "ra_sectors");
+    long ra = isnan(ra_sectors) ? -1 : (long)ra_sectors;
     size_t g = 0;
     while (g < c->ngroups && c->ra[g] != ra)
         g++;
@@ -262,7 +263,7 @@ static struct json_object *compared_on(const struct lab_model *m)
     struct json_object *o = json_object_new_object();
     put(o, "figure", str(lab_fig_name(m->shape->compare)));
     put(o, "unit", str(lab_fig_unit(m->shape->compare)));
-    put(o, "lower_is_better", json_object_new_boolean(m->shape->lower_is_better));
+    put(o, "lower_is_better", json_object_new_boolean(lab_shape_lower_is_better(m->shape)));
     put(o, "alpha", num(LAB_STATS_ALPHA));
     return o;
 }

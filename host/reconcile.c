@@ -80,7 +80,7 @@ static int parse_cell_dir(const char *name, long *pid, int *index)
 /* Sweeps the cell directories of process pid (every one when pid is 0 and
  * its owner is gone), keeping their logs under run's log directory (or
  * $LAB_HOME/logs/orphans when no run of this store is known). */
-static void sweep_dirs(long only_pid, int64_t run, const char *kernel)
+static void sweep_dirs(struct lab_store *st, long only_pid, int64_t run, const char *kernel)
 {
     DIR *d = opendir(lab_run_root());
     struct dirent *e;
@@ -94,8 +94,8 @@ static void sweep_dirs(long only_pid, int64_t run, const char *kernel)
         if (!only_pid && !(kill((pid_t)pid, 0) < 0 && errno == ESRCH))
             continue; /* a lab that still runs owns it */
         char *dir = lab_asprintf("%s/%s", lab_run_root(), e->d_name);
-        char *log_dir =
-            run > 0 ? lab_run_log_dir(run) : lab_asprintf("%s/logs/orphans", lab_home());
+        char *log_dir = run > 0 ? lab_run_log_dir(lab_store_file(st), run)
+                                : lab_asprintf("%s/logs/orphans", lab_home());
         char *prefix = run > 0 ? lab_asprintf("cell-%d-%s", index, kernel)
                                : lab_asprintf("lab-%ld-%d", pid, index);
         keep_logs(dir, log_dir, prefix);
@@ -121,9 +121,9 @@ int lab_reconcile(struct lab_store *st)
         if (lab_store_run_abandon(st, g.run[i], why) == 0)
             lab_warn("run %lld: its lab process %ld is gone; marked abandoned", (long long)g.run[i],
                      g.pid[i]);
-        sweep_dirs(g.pid[i], g.run[i], kernel);
+        sweep_dirs(st, g.pid[i], g.run[i], kernel);
         free(why);
     }
-    sweep_dirs(0, 0, NULL);
+    sweep_dirs(st, 0, 0, NULL);
     return (int)g.n;
 }

@@ -50,7 +50,7 @@ static void print_row(FILE *out, const struct lab_model *ma, const char *label,
         fprintf(out, " %s\n", verdict_text[LAB_VERDICT_TOO_FEW]);
         return;
     }
-    enum lab_verdict v = lab_verdict_of(&c, ma->shape->lower_is_better);
+    enum lab_verdict v = lab_verdict_of(&c, lab_shape_lower_is_better(ma->shape));
     fprintf(out, " %+6.1f%% (%+.1f%% .. %+.1f%%) p=%.3g: %s\n", c.diff_pct, c.diff_ci_lo,
             c.diff_ci_hi, c.welch_p, verdict_text[v]);
 }

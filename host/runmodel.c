@@ -4,45 +4,11 @@
 #include "common/msg.h"
 #include "common/str.h"
 
+#include <math.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Names and units, indexed by figure: the JSON keys and the plots' axes. */
-static const struct {
-    const char *name, *unit;
-} figs[LAB_FIG_COUNT] = {
-    [LAB_FIG_SECS] = {"secs", "s"},
-    [LAB_FIG_MBPS] = {"mbps", "MB/s"},
-    [LAB_FIG_IOPS] = {"iops", "IOPS"},
-    [LAB_FIG_USER] = {"user_secs", "s"},
-    [LAB_FIG_SYS] = {"sys_secs", "s"},
-    [LAB_FIG_LAT_MEAN] = {"lat_mean_ms", "ms"},
-    [LAB_FIG_LAT_P50] = {"lat_p50_ms", "ms"},
-    [LAB_FIG_LAT_P99] = {"lat_p99_ms", "ms"},
-    [LAB_FIG_CPU_USER] = {"cpu_user_pct", "%"},
-    [LAB_FIG_CPU_SYS] = {"cpu_sys_pct", "%"},
-    [LAB_FIG_CPU_IDLE] = {"cpu_idle_pct", "%"},
-    [LAB_FIG_CPU_IOWAIT] = {"cpu_iowait_pct", "%"},
-    [LAB_FIG_HOST_SECS] = {"host_secs", "s"},
-    [LAB_FIG_FILES] = {"files", "files"},
-    [LAB_FIG_LOADS] = {"load_units", "units"},
-    [LAB_FIG_FG_CPU] = {"fg_cpu_pct", "%"},
-    [LAB_FIG_LOAD_CPU] = {"load_cpu_pct", "%"},
-    [LAB_FIG_OPS] = {"ops_per_sec", "ops/s"},
-    [LAB_FIG_RATIO] = {"ratio", "x"},
-    [LAB_FIG_LOAD_MB] = {"load_mb", "MB"},
-};
-
-const char *lab_fig_name(enum lab_fig f)
-{
-    return f < LAB_FIG_COUNT ? figs[f].name : "?";
-}
-
-const char *lab_fig_unit(enum lab_fig f)
-{
-    return f < LAB_FIG_COUNT ? figs[f].unit : "?";
-}
 
 static const char *const verdict_names[] = {
     [LAB_VERDICT_TOO_FEW] = "too-few",
@@ -56,107 +22,22 @@ const char *lab_verdict_name(enum lab_verdict v)
     return verdict_names[v];
 }
 
-static const struct lab_shape shapes[] = {
-    {"seqread",
-     0,
-     1,
-     "time in s, guest clock; MB/s = 10^6 bytes/s",
-     LAB_FIG_MBPS,
-     "MB/s",
-     {{LAB_FIG_SECS, "time", 3, 1},
-      {LAB_FIG_MBPS, "MB/s", 1, 1},
-      {LAB_FIG_USER, "user", 3, 0},
-      {LAB_FIG_SYS, "sys", 3, 0}}},
-    {"devread",
-     0,
-     1,
-     "time in s; MB/s = 10^6 bytes/s; CPU % from /proc/stat over each run",
-     LAB_FIG_MBPS,
-     "MB/s",
-     {{LAB_FIG_SECS, "time", 3, 1},
-      {LAB_FIG_MBPS, "MB/s", 1, 1},
-      {LAB_FIG_CPU_USER, "%user", 1, 0},
-      {LAB_FIG_CPU_SYS, "%sys", 1, 0},
-      {LAB_FIG_CPU_IOWAIT, "%iowait", 1, 0},
-      {LAB_FIG_CPU_IDLE, "%idle", 1, 0}}},
-    {"randread",
-     0,
-     0,
-     "IOPS per run; latency per request in ms, in the guest",
-     LAB_FIG_IOPS,
-     "IOPS",
-     {{LAB_FIG_IOPS, "IOPS", 1, 1},
-      {LAB_FIG_LAT_MEAN, "lat mean", 3, 0},
-      {LAB_FIG_LAT_P50, "p50", 3, 0},
-      {LAB_FIG_LAT_P99, "p99", 3, 0},
-      {LAB_FIG_CPU_SYS, "%sys", 1, 0},
-      {LAB_FIG_CPU_IOWAIT, "%iowait", 1, 0}}},
-    /* Seed 003: min, avg, max, stddev of the run time and the CPU split,
-     * with the background copy's progress. */
-    {"treeread",
-     1,
-     1,
-     "time in s to read every file of a tree; CPU % from /proc/stat",
-     LAB_FIG_SECS,
-     "time",
-     {{LAB_FIG_SECS, "time", 3, 1},
-      {LAB_FIG_FILES, "files", 0, 0},
-      {LAB_FIG_CPU_USER, "%user", 1, 0},
-      {LAB_FIG_CPU_SYS, "%system", 1, 0},
-      {LAB_FIG_CPU_IOWAIT, "%iowait", 1, 0},
-      {LAB_FIG_LOAD_MB, "load MB", 1, 0}}},
-    {"overwrite",
-     0,
-     0,
-     "4 KiB O_DIRECT random reads and writes in the big file; latency in ms",
-     LAB_FIG_OPS,
-     "ops/s",
-     {{LAB_FIG_SECS, "time", 3, 1},
-      {LAB_FIG_OPS, "ops/s", 1, 0},
-      {LAB_FIG_LAT_P50, "p50", 3, 0},
-      {LAB_FIG_LAT_P99, "p99", 3, 0},
-      {LAB_FIG_CPU_SYS, "%system", 1, 0},
-      {LAB_FIG_CPU_IOWAIT, "%iowait", 1, 0},
-      {LAB_FIG_LOAD_MB, "load MB", 1, 0}}},
-    /* Seed 001, contest's columns: Time, CPU%, Loads, LCPU%, Ratio. */
-    {"contest",
-     1,
-     0,
-     "contest: the foreground job's time under each load, Ratio against no load",
-     LAB_FIG_SECS,
-     "time",
-     {{LAB_FIG_SECS, "Time", 2, 1},
-      {LAB_FIG_FG_CPU, "CPU%", 1, 0},
-      {LAB_FIG_LOADS, "Loads", 1, 0},
-      {LAB_FIG_LOAD_CPU, "LCPU%", 1, 0},
-      {LAB_FIG_RATIO, "Ratio", 2, 0}}},
-};
-
-/* A number from the end record's extra keys ("k=v k=v"); -1 if absent. */
-double lab_extra_num(const char *extra, const char *key)
+/* A missing key counts as 0 where a figure adds it up. */
+static double extra_or_0(const char *extra, const char *key)
 {
-    size_t klen = strlen(key);
-    for (const char *p = extra; p && *p;) {
-        if (strncmp(p, key, klen) == 0 && p[klen] == '=')
-            return strtod(p + klen + 1, NULL);
-        p = strchr(p, ' ');
-        if (p)
-            p++;
-    }
-    return -1;
+    double v = lab_extra_num(extra, key);
+    return v > 0 ? v : 0;
 }
 
+/* The CPU split of a run from /proc/stat's counters; zeros without them. */
 static void cpu_shares(const char *extra, double out[4])
 {
-    double user = lab_extra_num(extra, "cpu_user"), nice = lab_extra_num(extra, "cpu_nice");
-    double sys = lab_extra_num(extra, "cpu_system"), idle = lab_extra_num(extra, "cpu_idle");
-    double iowait = lab_extra_num(extra, "cpu_iowait");
-    double irq = lab_extra_num(extra, "cpu_irq"), softirq = lab_extra_num(extra, "cpu_softirq");
-    double steal = lab_extra_num(extra, "cpu_steal");
-    sys += (irq > 0 ? irq : 0) + (softirq > 0 ? softirq : 0);
-    user += nice > 0 ? nice : 0;
-    double total = user + sys + idle + (iowait > 0 ? iowait : 0) + (steal > 0 ? steal : 0);
-    if (user < 0 || total <= 0) {
+    double user = lab_extra_num(extra, "cpu_user") + extra_or_0(extra, "cpu_nice");
+    double sys = lab_extra_num(extra, "cpu_system") + extra_or_0(extra, "cpu_irq") +
+                 extra_or_0(extra, "cpu_softirq");
+    double idle = lab_extra_num(extra, "cpu_idle"), iowait = extra_or_0(extra, "cpu_iowait");
+    double total = user + sys + idle + iowait + extra_or_0(extra, "cpu_steal");
+    if (isnan(total) || user < 0 || total <= 0) {
         out[0] = out[1] = out[2] = out[3] = 0;
         return;
     }
@@ -171,7 +52,8 @@ static void cpu_shares(const char *extra, double out[4])
  * first time a setting is seen). */
 static struct lab_model_row *row_for(struct lab_model *rep, const struct lab_sample *s)
 {
-    long ra = rep->sweep ? (long)lab_extra_num(s->extra, "ra_sectors") : -1;
+    double ra_sectors = lab_extra_num(s->extra, "ra_sectors");
+    long ra = rep->sweep && !isnan(ra_sectors) ? (long)ra_sectors : -1;
     const struct lab_model_row *cur = rep->cur;
     struct lab_model_row *base = NULL;
     if (!cur)
@@ -223,29 +105,26 @@ static int collect_sample(const struct lab_sample *s, void *ctx)
     int flagged = lab_extra_num(s->extra, "host_flag") > 0;
     r->flagged += flagged; /* too much contention: left out once the row has enough others */
     cpu_shares(s->extra, cpu);
-    double count = lab_extra_num(s->extra, "count");
+    double count = extra_or_0(s->extra, "count");
     double values[LAB_FIG_COUNT] = {
         [LAB_FIG_SECS] = secs,
         [LAB_FIG_MBPS] = secs > 0 ? (double)s->bytes / secs / 1e6 : 0,
         [LAB_FIG_IOPS] = secs > 0 && count > 0 ? count / secs : 0,
         [LAB_FIG_USER] = (double)s->user_ns / 1e9,
         [LAB_FIG_SYS] = (double)s->sys_ns / 1e9,
-        [LAB_FIG_LAT_MEAN] = lab_extra_num(s->extra, "lat_mean_ns") / 1e6,
-        [LAB_FIG_LAT_P50] = lab_extra_num(s->extra, "lat_p50_ns") / 1e6,
-        [LAB_FIG_LAT_P99] = lab_extra_num(s->extra, "lat_p99_ns") / 1e6,
+        [LAB_FIG_LAT_MEAN] = extra_or_0(s->extra, "lat_mean_ns") / 1e6,
+        [LAB_FIG_LAT_P50] = extra_or_0(s->extra, "lat_p50_ns") / 1e6,
+        [LAB_FIG_LAT_P99] = extra_or_0(s->extra, "lat_p99_ns") / 1e6,
         [LAB_FIG_CPU_USER] = cpu[0],
         [LAB_FIG_CPU_SYS] = cpu[1],
         [LAB_FIG_CPU_IDLE] = cpu[2],
         [LAB_FIG_CPU_IOWAIT] = cpu[3],
         [LAB_FIG_HOST_SECS] = (double)(s->host_end_ns - s->host_begin_ns) / 1e9,
-        [LAB_FIG_FILES] = lab_extra_num(s->extra, "files"),
-        [LAB_FIG_LOADS] =
-            lab_extra_num(s->extra, "load_units") > 0 ? lab_extra_num(s->extra, "load_units") : 0,
+        [LAB_FIG_FILES] = extra_or_0(s->extra, "files"),
+        [LAB_FIG_LOADS] = extra_or_0(s->extra, "load_units"),
         [LAB_FIG_FG_CPU] = secs > 0 ? 100.0 * (double)(s->user_ns + s->sys_ns) / 1e9 / secs : 0,
-        [LAB_FIG_OPS] = secs > 0 ? lab_extra_num(s->extra, "ops") / secs : 0,
-        [LAB_FIG_LOAD_MB] = lab_extra_num(s->extra, "load_bytes") > 0
-                                ? lab_extra_num(s->extra, "load_bytes") / 1e6
-                                : 0,
+        [LAB_FIG_OPS] = secs > 0 ? extra_or_0(s->extra, "ops") / secs : 0,
+        [LAB_FIG_LOAD_MB] = extra_or_0(s->extra, "load_bytes") / 1e6,
     };
     /* The load's CPU: what /proc/stat saw busy beyond the foreground's own. */
     values[LAB_FIG_LOAD_CPU] = cpu[0] + cpu[1] - values[LAB_FIG_FG_CPU];
@@ -295,8 +174,7 @@ static int collect_cell(const struct lab_cell_info *ci, void *ctx)
     snprintf(variant, sizeof variant, "%s%s%s%s", nr.load, nr.load[0] && nr.scheduler[0] ? " " : "",
              nr.scheduler[0] ? "sched=" : "", nr.scheduler);
     snprintf(nr.variant, sizeof nr.variant, "%.*s", (int)sizeof nr.variant - 1, variant);
-    snprintf(nr.label, sizeof nr.label, "%s%s%s", ci->kernel, nr.variant[0] ? " " : "",
-             nr.variant);
+    snprintf(nr.label, sizeof nr.label, "%s%s%s", ci->kernel, nr.variant[0] ? " " : "", nr.variant);
     snprintf(nr.status, sizeof nr.status, "%s", ci->status ? ci->status : "running");
     snprintf(nr.reason, sizeof nr.reason, "%s", ci->reason ? ci->reason : "");
     snprintf(rep->experiment, sizeof rep->experiment, "%s", ci->experiment);
@@ -379,12 +257,11 @@ static void drop_flagged(struct lab_model_row *r)
     }
 }
 
+/* The run's test's shape; seqread's for a test this lab does not know. */
 static const struct lab_shape *shape_of(const char *test)
 {
-    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
-        if (strcmp(shapes[i].test, test) == 0)
-            return &shapes[i];
-    return &shapes[0];
+    const struct lab_testdef *t = lab_test_find(test);
+    return &(t ? t : lab_test_at(0))->shape;
 }
 
 static double mean_of(const double *x, size_t n)
@@ -454,7 +331,7 @@ static void fill_comparisons(struct lab_model *m)
             c->boots_b = bc.boots_b;
             c->p = bc.p;
             c->runs_p = bc.runs_p;
-            c->verdict = lab_verdict_of(&c->c, m->shape->lower_is_better);
+            c->verdict = lab_verdict_of(&c->c, lab_shape_lower_is_better(m->shape));
         }
     }
 }
@@ -482,8 +359,7 @@ void lab_model_free(struct lab_model *m)
 {
     if (!m)
         return;
-    for (size_t i = 0; i < m->nrows; i++)
-    {
+    for (size_t i = 0; i < m->nrows; i++) {
         for (int f = 0; f < LAB_FIG_COUNT; f++)
             free(m->rows[i].v[f]);
         free(m->rows[i].boot);

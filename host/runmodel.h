@@ -12,62 +12,16 @@
 #include "host/bootstats.h"
 #include "host/stats.h"
 #include "host/store.h"
+#include "host/testdef.h"
 
 #define LAB_MODEL_MAX_ROWS  64
 #define LAB_MODEL_MAX_BOOTS 20 /* cells (boots) merged into one row */
 
-/* Per-sample figures a row holds. */
-enum lab_fig {
-    LAB_FIG_SECS,
-    LAB_FIG_MBPS,
-    LAB_FIG_IOPS,
-    LAB_FIG_USER,
-    LAB_FIG_SYS,
-    LAB_FIG_LAT_MEAN,
-    LAB_FIG_LAT_P50,
-    LAB_FIG_LAT_P99,
-    LAB_FIG_CPU_USER,
-    LAB_FIG_CPU_SYS,
-    LAB_FIG_CPU_IDLE,
-    LAB_FIG_CPU_IOWAIT,
-    LAB_FIG_HOST_SECS,
-    LAB_FIG_FILES,
-    LAB_FIG_LOADS,    /* background load units completed during the run */
-    LAB_FIG_FG_CPU,   /* the foreground's CPU share of the run, % (rusage) */
-    LAB_FIG_LOAD_CPU, /* the rest of the busy CPU, % (/proc/stat minus rusage) */
-    LAB_FIG_OPS,      /* overwrite: operations per second */
-    LAB_FIG_RATIO,    /* time against the same kernel's run without load */
-    LAB_FIG_LOAD_MB,  /* MB the background load moved during the run */
-    LAB_FIG_COUNT
-};
-
-/* Machine name ("mbps") and unit ("MB/s") of a figure, for JSON and plots. */
-const char *lab_fig_name(enum lab_fig f);
-const char *lab_fig_unit(enum lab_fig f);
-
-struct lab_column {
-    enum lab_fig m;
-    const char *title;
-    int decimals;
-    int stats; /* 1: min mean max stddev; 0: mean only */
-};
-
-/* How a test's runs are shown and compared. */
-struct lab_shape {
-    const char *test;
-    int lower_is_better; /* the compared figure is a time */
-    int bytes_per_run;   /* the header says how much each run read */
-    const char *unit_note;
-    enum lab_fig compare; /* the figure kernels are compared on */
-    const char *compare_name;
-    struct lab_column cols[8]; /* ends at the first NULL title */
-};
-
 /* A row merges the boots of one kernel and variant: every cell of the run
  * with the same kernel, load and scheduler (in a sweep, at one setting). */
 struct lab_model_row {
-    int64_t cell;                        /* the first boot's cell */
-    int64_t cells[LAB_MODEL_MAX_BOOTS];  /* every boot's cell, in run order */
+    int64_t cell;                       /* the first boot's cell */
+    int64_t cells[LAB_MODEL_MAX_BOOTS]; /* every boot's cell, in run order */
     size_t ncells;
     long ra;    /* readahead of the row's samples in a sweep; -1 otherwise */
     int warmup; /* samples with rep < warmup (in each sweep group) are left out */
@@ -80,16 +34,16 @@ struct lab_model_row {
     char reason[1024];
     size_t n;
     double *v[LAB_FIG_COUNT];
-    unsigned *boot;  /* the boot of each counted sample (the cell's "boot" fact, else its
-                        position among the row's cells, from 1) */
-    unsigned nboots; /* distinct boots with counted samples */
-    unsigned flagged;     /* runs over a contention threshold (host_flag=1): left out when
-                             at least 2 others remain, else kept and contended = 1 */
-    int contended;        /* every run (but at most 1) was flagged: kept, and said so */
-    unsigned char *flag;  /* per counted sample while loading: flagged */
+    unsigned *boot;      /* the boot of each counted sample (the cell's "boot" fact, else its
+                            position among the row's cells, from 1) */
+    unsigned nboots;     /* distinct boots with counted samples */
+    unsigned flagged;    /* runs over a contention threshold (host_flag=1): left out when
+                            at least 2 others remain, else kept and contended = 1 */
+    int contended;       /* every run (but at most 1) was flagged: kept, and said so */
+    unsigned char *flag; /* per counted sample while loading: flagged */
     uint64_t bytes;
-    int seen;           /* samples of seen_cell routed here, warm-up included */
-    int64_t seen_cell;  /* each boot has its own warm-up */
+    int seen;          /* samples of seen_cell routed here, warm-up included */
+    int64_t seen_cell; /* each boot has its own warm-up */
 };
 
 enum lab_verdict {
@@ -119,8 +73,8 @@ struct lab_model {
     int64_t run;
     char experiment[128];
     char test[32];
-    int sweep; /* rows per readahead setting */
-    const struct lab_shape *shape;
+    int sweep;                     /* rows per readahead setting */
+    const struct lab_shape *shape; /* the test's (host/testdef.h) */
     struct lab_model_row rows[LAB_MODEL_MAX_ROWS];
     size_t nrows;
     struct lab_model_cmp cmps[LAB_MODEL_MAX_ROWS];
@@ -146,8 +100,5 @@ int lab_model_boot_variation(const struct lab_model_row *r, enum lab_fig f,
 /* 1 when a comparison is significant, in the bad direction, and at least
  * threshold_pct large: what CI should fail on. */
 int lab_model_regressed(const struct lab_model_cmp *c, double threshold_pct);
-
-/* A number from a sample's extra keys ("k=v k=v"); -1 if absent. */
-double lab_extra_num(const char *extra, const char *key);
 
 #endif

@@ -240,6 +240,11 @@ void lab_store_close(struct lab_store *st)
     free(st);
 }
 
+const char *lab_store_file(const struct lab_store *st)
+{
+    return st->path;
+}
+
 /* Takes the lock and a reset statement; put() gives both back. */
 static sqlite3_stmt *get(struct lab_store *st, int which)
 {

@@ -20,6 +20,9 @@ struct lab_store;
  * timeout. 0 on success. */
 int lab_store_open(const char *path, struct lab_store **out);
 void lab_store_close(struct lab_store *st); /* NULL is fine */
+/* The file it was opened from, as given (the run's log directory is keyed
+ * by it: lab_run_log_dir). */
+const char *lab_store_file(const struct lab_store *st);
 
 /* A run: one `lab` invocation. Records the wall-clock start and this
  * process (pid and start time); status starts as "running". Returns the run

@@ -566,14 +566,11 @@ int cmd_bisect(int argc, char **argv)
                   c.exp.load_list ? "load_list" : "readahead_list");
         goto out_exp;
     }
-    if (strcmp(c.metric->name, "iops") == 0 && strcmp(c.exp.test, "randread") != 0) {
-        lab_error("metric iops needs a randread experiment (%s runs %s)", c.exp.name, c.exp.test);
-        goto out_exp;
-    }
-    if (strcmp(c.metric->name, "mbps") == 0 && strcmp(c.exp.test, "seqread") != 0 &&
-        strcmp(c.exp.test, "devread") != 0) {
-        lab_error("metric mbps needs a seqread or devread experiment (%s runs %s)", c.exp.name,
-                  c.exp.test);
+    if (!lab_test_gives(lab_test_find(c.exp.test), c.metric)) {
+        char *tests = lab_metric_tests(c.metric);
+        lab_error("metric %s needs a %s experiment (%s runs %s)", c.metric->name, tests,
+                  c.exp.name, c.exp.test);
+        free(tests);
         goto out_exp;
     }
     if (lab_profile_resolve(o.profile, &c.profile) < 0)

@@ -62,7 +62,7 @@ static int import_one(struct import_ctx *c, const char *dir)
         return before > 0 ? 0 : -1;
     }
     int64_t run = target_run(c, dir, &m);
-    char *log_dir = run > 0 ? lab_run_log_dir(run) : NULL;
+    char *log_dir = run > 0 ? lab_run_log_dir(lab_store_path(), run) : NULL;
     int rc = run > 0 ? lab_bundle_import(c->st, run, log_dir, dir, &r) : -1;
     free(log_dir);
     if (rc < 0)

@@ -140,7 +140,9 @@ static int write_outputs(const struct run_opts *o, struct lab_store *st, int64_t
     return rc;
 }
 
-/* The session's reasons to stop, as the driver asks for them. */
+/* The session's reasons to stop, as the driver asks for them (the same
+ * reasons in the same order). */
+_Static_assert((int)LAB_STOP_LIBVIRT == (int)LAB_RUN_STOP_LIBVIRT, "stop reasons differ");
 static enum lab_run_stop session_stop(void *session, char *why, size_t len)
 {
     return (enum lab_run_stop)lab_session_check(session, why, len);

@@ -44,7 +44,7 @@ int lab_session_open(struct lab_session *s, int argc, char **argv, const char *e
         close_partial(s);
         return -1;
     }
-    s->log_dir = lab_run_log_dir(s->env.run_id);
+    s->log_dir = lab_run_log_dir(lab_store_path(), s->env.run_id);
     s->env.log_dir = s->log_dir;
     return 0;
 }

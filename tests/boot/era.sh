@@ -88,7 +88,7 @@ if "$lab" kernels show lab-2.6.9 >/dev/null 2>&1; then
     records "$run" >"$tmp/rec26"
     check "2.6.9 drops a file's pages with posix_fadvise" \
         grep -q 'msg=drop%20caches drop=fadvise' "$tmp/rec26"
-    console=$(ls -t "$home"/logs/run-"$run"/cell-*-lab-2.6.9.console.log 2>/dev/null | head -1)
+    console=$(ls -t "$(log_dir "$run")"/cell-*-lab-2.6.9.console.log 2>/dev/null | head -1)
     check "2.6.9's console says it uses deadline" grep -qi 'deadline' "${console:-/dev/null}"
 
     # A .config with no disk driver at all: refused before boot, every way named.

@@ -178,7 +178,7 @@ check "it is stored abandoned with an end time" \
 check "its cell is abandoned too" \
     test "$(sql "select status from cells where run = $run")" = abandoned
 check "no run directory of it remains" bash -c "! ls -d '${LAB_RUN_DIR:-/run/lab}/$pid-'* 2>/dev/null"
-log=${LAB_HOME:-/var/cache/lab}/logs/run-$run/cell-0-$k.console.log
+log=$(log_dir "$run")/cell-0-$k.console.log
 check "its console log is kept ($log)" test "$log" -nt "$marker"
 
 # ---- the disk server dies mid-cell ----

@@ -15,6 +15,13 @@ check() {  # description, command...
     if "$@"; then ok "$what"; else not_ok "$what"; fi
 }
 sql() { sqlite3 -batch -noheader "$LAB_STORE" "$@"; }
+# The log directory of run N of this test's store (lab_run_log_dir in
+# common/paths.h: a store of its own keeps its logs apart).
+log_dir() {
+    local hash
+    hash=$(printf %s "$(realpath "$LAB_STORE")" | sha256sum | cut -c1-12)
+    echo "${LAB_HOME:-/var/cache/lab}/logs/store-$hash/run-$1"
+}
 # Figures come from the run's JSON document, never from the table's columns.
 # json FILE EXPR: a Python expression over the document d, printed.
 json() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"; }
