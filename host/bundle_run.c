@@ -91,6 +91,12 @@ int lab_bundle_run(const struct lab_cell_job *job, const char *dir, struct lab_c
     /* QEMU and nbdkit on the job's core; the reader (above normal threads)
      * is left free to stamp records from any core. */
     js.spec.pin_cpu = job->cpu >= 0 ? (unsigned)job->cpu + 1 : 0;
+    char note[sizeof job->rt_note + 64];
+    if (js.spec.pin_cpu && js.spec.rt_note) { /* the "rt" fact says so */
+        snprintf(note, sizeof note, "%s; pinned to CPU %d, reader above the vCPU", js.spec.rt_note,
+                 job->cpu);
+        js.spec.rt_note = note;
+    }
     unlink(sealed);
     if (lab_store_open(live, &st) == 0) {
         run_cell(job, &js, dir, st, res);
