@@ -78,29 +78,9 @@ long dev_readahead(const struct agent_config *c, unsigned long *ra, const char *
 /* lab.sched, lab.sysfs, lab.elvtune: applied once before the tests, each
  * read back into a log record (an error record where it fails). */
 void tune_apply(const struct agent_config *c);
-/* Adds keys to l only while the record stays within LAB_PROTO_MAX_KEYS. */
-int line_room(const struct agent_line *l, unsigned keys);
 
-/* load.c: background loads (lab.load) in a forked child. */
-struct load_figures {
-    uint64_t units; /* whole units done: trees copied, files written, passes read */
-    uint64_t bytes; /* bytes copied, written or read, partial units included */
-};
-/* Forks the lab.load child (no-op for none); 0 or -errno (an error record
- * is sent). */
-long bg_start(const struct agent_config *c);
-/* SIGKILL and wait4 the child; keeps its figures for bg_keys. 0, or -1 if
- * the child had failed (an error record is sent). */
-int bg_stop(void);
-/* The running child's figures so far (the self-test polls them); after
- * bg_stop, its final ones. */
-void bg_peek(struct load_figures *f);
-/* load=NAME load_units=N load_bytes=B after bg_stop, if a load ran. */
-void bg_keys(struct agent_line *l);
-/* Removes a tree (files and directories, the root too); ENOENT is success. */
-long remove_tree(const char *path);
-
-/* tree.c: a recursive directory walk, treeread and contest. */
+/* walk.c: a recursive directory walk (the tree tests, the copy load, the
+ * cache drop, remove_tree). */
 #define WALK_PATH_MAX 1024
 struct walk {
     char path[WALK_PATH_MAX]; /* the entry being visited */
@@ -116,109 +96,167 @@ struct walk {
  * O_DIRECTORY open, tells directories from files; other types are skipped).
  * Returns 0 or the first -errno (w->what says where). */
 long walk_tree(struct walk *w);
-struct tree_out {
-    uint64_t t0, t1, bytes, user_ns, sys_ns, files, dirs, checksum;
-};
-/* One treeread (rounds 0) or contest run over the tree at path. Sends begin
- * and end (or error). Returns 0 if it sent `end`. */
-int tree_one(const struct agent_config *c, const char *path, const char *test, uint64_t rep,
-             uint64_t rounds, struct tree_out *o);
-uint64_t treeread_run(const struct agent_config *c);
-uint64_t contest_run(const struct agent_config *c);
+/* Removes a tree (files and directories, the root too); ENOENT is success. */
+long remove_tree(const char *path);
 
-/* overwrite.c */
-struct overwrite_out {
-    uint64_t t0, t1, bytes_read, bytes_written, ops, reads, writes, verify_errors;
-    struct agent_latsum lat;
+/* load.c: background loads (lab.load) in a forked child. */
+struct load_figures {
+    uint64_t units; /* whole units done: trees copied, files written, passes read */
+    uint64_t bytes; /* bytes copied, written or read, partial units included */
 };
-int overwrite_one(const struct agent_config *c, const char *path, const char *test, uint64_t rep,
-                  struct overwrite_out *o);
-uint64_t overwrite_run(const struct agent_config *c);
-/* randread.c: per-request latencies, shared with overwrite. */
+/* Forks the lab.load child (no-op for none), which works in buf (at least
+ * 1 MiB; the child has its own copy); 0 or -errno (an error record is
+ * sent). */
+long bg_start(const struct agent_config *c, unsigned char *buf);
+/* SIGKILL and wait4 the child; keeps its figures for bg_keys. 0, or -1 if
+ * the child had failed (an error record is sent). */
+int bg_stop(void);
+/* The running child's figures so far (the self-test polls them); after
+ * bg_stop, its final ones. */
+void bg_peek(struct load_figures *f);
+/* load=NAME load_units=N load_bytes=B after bg_stop, if a load ran. */
+void bg_keys(struct agent_line *l);
+
+/* engine.c: the measuring engine every test runs through. */
+
+/* The agent's 4 MiB IO buffer, 4096-aligned for O_DIRECT, and the
+ * per-request latencies of randread and overwrite. */
+extern unsigned char agent_iobuf[LAB_AGENT_MAX_BS];
 extern uint64_t agent_lat[AGENT_COUNT_MAX];
 
-/* seqread.c */
-uint64_t seqread_run(const struct agent_config *c);
-
-/* Sectors the kernel has read from block device `name` so far (sysfs, else
- * /proc/diskstats); -1 where neither exists (2.4). */
-int64_t seqread_sectors(const char *name);
-
-/* The parts of a run, shared with the self-test. */
-struct seqread_result {
-    uint64_t t0, t1;          /* sys_now_ns() around the reads */
-    uint64_t bytes;           /* read */
-    uint64_t verify_errors;   /* when c->verify */
-    uint64_t user_ns, sys_ns; /* getrusage deltas */
-    long err;                 /* 0, or the read's -errno */
-    int load_failed;          /* the lab.load child failed (an error was sent) */
-};
-/* Opens path read-only, syncs, drops its cached pages (fadvise DONTNEED; its
- * result, -ENOSYS on 2.4, goes to *fadv). Returns the fd or -errno. */
-long seqread_open(const char *path, long *fadv);
-/* Reads fd to its end (or c->size bytes) in c->bs blocks, checking the content
- * if c->verify, between two clock and rusage readings, with lab.load running
- * in the background (bg_start/bg_stop); sends the `begin` record just before
- * the first read. */
-void seqread_measure(int fd, const struct agent_config *c, const char *test, uint64_t rep,
-                     struct seqread_result *res);
-/* Starts the `end` record with the keys every run has; the caller adds its
- * own and sends it. */
-struct agent_line *seqread_end(const char *test, uint64_t rep, const struct seqread_result *res);
-
-/* The agent's 4 MiB read buffer (seqread.c), 4096-aligned for O_DIRECT. */
-extern unsigned char agent_iobuf[LAB_AGENT_MAX_BS];
-
-/* devread.c: shared by devread and randread. */
-struct blk_dev {
-    long fd;          /* the open device (or the self-test's file) */
-    uint64_t size;    /* bytes (BLKGETSIZE64, BLKGETSIZE, or the file's end) */
-    unsigned ssz;     /* logical sector size (BLKSSZGET; 512 where unknown) */
-    unsigned long ra; /* readahead in sectors after lab.ra (BLKRAGET) */
-    int have_ra;      /* BLKRAGET worked (not on a regular file) */
-};
-/* Opens path read-only (O_DIRECT if direct), applies lab.ra, reads the size
- * and sector size; when buffered, syncs and drops the device's cached pages
- * (BLKFLSBUF, then fadvise DONTNEED on the fd; failures other than ENOTTY on a
- * file or ENOSYS on 2.4 are sent as log records). Sends an error record and
- * returns -1 on failure. */
-int blk_open(const struct agent_config *c, const char *path, int direct, const char *test,
-             uint64_t rep, struct blk_dev *d);
+/* Sends an error record "what: errno N" (just "what" for err 0) for test/rep. */
+void test_fail(const char *test, const char *what, long err, uint64_t rep);
+/* Sends a log record "test: what: errno N" (a failure the run survives). */
+void test_log_errno(const char *test, const char *what, long err);
 /* /proc/stat's cpu line; 0 or -1 (then no cpu_* keys are sent). */
 int cpu_read(struct agent_cpustat *s);
 /* Adds cpu_user cpu_nice cpu_system cpu_idle cpu_iowait [cpu_irq cpu_softirq]
  * [cpu_steal] cpu_fields: the deltas b - a in USER_HZ ticks. */
 void cpu_keys(struct agent_line *l, const struct agent_cpustat *a, const struct agent_cpustat *b);
-/* Sends an error record "what: errno N" for test/rep. */
-void test_fail(const char *test, const char *what, long err, uint64_t rep);
+/* Sectors the kernel has read from block device `name` so far (sysfs, else
+ * /proc/diskstats); -1 where neither exists (2.4). */
+int64_t dev_sectors(const char *name);
 
-struct devread_out {
-    struct seqread_result res;
-    uint64_t devsize;
+/* The figures of the tests that have their own (the union in agent_run). */
+struct devread_figs {
+    uint64_t devsize; /* the device's (or file's) size */
 };
-/* One devread run of path in c->bs blocks (c->size bytes, 0 = all of it),
- * with O_DIRECT if c->direct; sends begin and end (or error). `name` is the
- * device for dev_read_bytes (NULL: none). Returns 0 if it sent `end`. */
-int devread_one(const struct agent_config *c, const char *path, const char *name, const char *test,
-                uint64_t rep, struct devread_out *o);
-uint64_t devread_run(const struct agent_config *c);
-
-/* randread.c */
-struct randread_out {
-    uint64_t t0, t1, bytes, user_ns, sys_ns;
+struct randread_figs {
     uint64_t qd;     /* the queue depth used: 1 where there is no native AIO */
     uint64_t offset; /* the region read: [offset, offset + span) */
     uint64_t span;
-    uint64_t verify_errors;
-    struct agent_latsum lat;
+    uint64_t count; /* requests done */
 };
-/* One randread run of path: c->count reads of c->bs bytes at random
- * bs-aligned offsets in [c->offset, c->offset + c->span), c->qd in flight
- * (native AIO; pread64 at qd 1 or without AIO), O_DIRECT if c->direct. Sends
- * begin and end (or error). Returns 0 if it sent `end`. */
-int randread_one(const struct agent_config *c, const char *path, const char *name, const char *test,
-                 uint64_t rep, struct randread_out *o);
-uint64_t randread_run(const struct agent_config *c);
+struct tree_figs {
+    uint64_t rounds; /* contest's checksum passes (treeread: 0) */
+    uint64_t files, dirs, checksum;
+};
+struct overwrite_figs {
+    uint64_t bytes_read, bytes_written, ops, reads, writes;
+};
+
+/* One measured run: what run_init sets, the engine's counters, the test's
+ * figures. */
+struct agent_run {
+    const struct agent_config *c;
+    const char *test; /* its name in the records */
+    uint64_t rep;
+    const char *path; /* what the test works on: a file, a device, a tree */
+    const char *dev;  /* the block device for dev_read_bytes; NULL: none */
+    int cpu;          /* send /proc/stat's cpu_* keys (run_init: 1) */
+    int verifies;     /* the end carries verify_errors when lab.verify=1 */
+    /* The engine's counters (run_begin, run_stop). */
+    uint64_t t0, t1, user_ns, sys_ns;
+    uint64_t user0_ns, sys0_ns;
+    struct agent_cpustat cpu0, cpu1;
+    int have_cpu;
+    int64_t sec0, sec1;
+    int load_ok; /* the lab.load child did not fail (or there was none) */
+    /* The test's work. */
+    long fd; /* the file or device the test opened (-1: none); the driver's */
+    uint64_t bytes, verify_errors;
+    unsigned long ra; /* readahead in sectors after lab.ra, when have_ra */
+    int have_ra;
+    struct agent_latsum lat;
+    const char *what;             /* the failed step; NULL: none, or already reported */
+    long err;                     /* its -errno, or 0 */
+    char why[WALK_PATH_MAX + 40]; /* a failure message the test composes */
+    union {
+        struct devread_figs dev;
+        struct randread_figs rr;
+        struct tree_figs tree;
+        struct overwrite_figs ow;
+    } f;
+};
+/* A run of test `test` (its name in records) on path, rep `rep`. */
+void run_init(struct agent_run *r, const struct agent_config *c, const char *test, uint64_t rep,
+              const char *path, const char *dev);
+/* Records a failure for the driver to report: returns -1. */
+int run_fail(struct agent_run *r, const char *what, long err);
+/* Before the IO: the device's sectors read and /proc/stat, the lab.load
+ * child, rusage, the clock, then the kernel profile's reset and the
+ * `begin` record. -1 if the load did not start (its error was sent). */
+int run_begin(struct agent_run *r);
+/* After the IO, in the reverse order: the clock, rusage, the load's stop,
+ * /proc/stat and the device's sectors. */
+void run_stop(struct agent_run *r);
+/* Reads fd to its end (or lab.size bytes) in lab.bs blocks into
+ * agent_iobuf, checking the content if lab.verify: r->bytes and
+ * r->verify_errors. 0 or the read's -errno. */
+long run_read_seq(struct agent_run *r, int fd);
+/* The `end` record: starts it with test rep guest_ns bytes real_ns user_ns
+ * sys_ns; the test adds its keys; run_end_send adds [verify_errors]
+ * [dev_read_bytes] [load keys] [cpu_* keys], sends it and then the kernel
+ * profile's records. */
+struct agent_line *run_end_start(const struct agent_run *r);
+void run_end_send(const struct agent_run *r, struct agent_line *l);
+
+/* blk.c: the raw block device (or the self-test's file) devread and
+ * randread read. Opens r->path read-only (O_DIRECT if direct) into r->fd,
+ * applies lab.ra (r->ra, r->have_ra), reads the size and logical sector size
+ * (512 where unknown); when buffered, syncs and drops the device's cached
+ * pages (BLKFLSBUF, then fadvise DONTNEED on the fd; failures other than
+ * ENOTTY on a file or ENOSYS on 2.4 are sent as log records). 0, or -1 via
+ * run_fail. */
+int blk_open(struct agent_run *r, int direct, uint64_t *size, unsigned *ssz);
+/* The target of devread and randread: /dev/<lab.dev>, dev_read_bytes of it. */
+int blk_target(struct agent_run *r, char *buf, size_t cap);
+
+/* driver.c: the tests, one table, and the loop over sweeps and reps. */
+struct agent_test {
+    const char *name;
+    int mount;    /* reads files of the data disk: mount it on /mnt */
+    int verifies; /* its end carries verify_errors with lab.verify=1 */
+    /* What the test works on (r->path from lab.file, lab.tree or lab.dev,
+     * into buf) and the device for dev_read_bytes (r->dev); 0, or -1 via
+     * run_fail. Once, before the first run. */
+    int (*target)(struct agent_run *r, char *buf, size_t cap);
+    /* Before the clock: open, check, drop caches. 0, or -1 via run_fail (or
+     * with the error already sent). */
+    int (*prepare)(struct agent_run *r);
+    /* The measured work, between run_begin and run_stop: 0 or -1 via run_fail. */
+    int (*io)(struct agent_run *r);
+    /* After the counters, also after a failed prepare: close, free. */
+    void (*cleanup)(struct agent_run *r);
+    /* Its own keys of the `end` record, after the common ones. */
+    void (*end_keys)(const struct agent_run *r, struct agent_line *l);
+};
+extern const struct agent_test test_seqread, test_devread, test_randread, test_treeread,
+    test_contest, test_overwrite;
+/* The test named `name`, or NULL. */
+const struct agent_test *agent_test_find(const char *name);
+/* One run of t: prepare, run_begin, io, run_stop, cleanup, then the `end`
+ * record (or the failure's error record). 0 if it sent `end`. */
+int agent_run_once(const struct agent_test *t, struct agent_run *r);
+/* Every run of the experiment: lab.reps runs, or lab.reps per lab.ra_list
+ * value (BLKRASET before each group; reps numbered on across groups).
+ * Returns the runs that ended with `end`. */
+uint64_t agent_run_test(const struct agent_test *t, const struct agent_config *c);
+
+/* seqread.c: opens path read-only, syncs, drops its cached pages (fadvise
+ * DONTNEED; its result, -ENOSYS on 2.4, goes to *fadv). Returns the fd or
+ * -errno. Also the self-test's. */
+long seqread_open(const char *path, long *fadv);
 
 /* selftest.c: the host self-test (`lab-agent --selftest DIR`, never as PID 1). */
 __attribute__((noreturn)) void selftest_main(int argc, char **argv);

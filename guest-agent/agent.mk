@@ -1,9 +1,11 @@
 # The guest agent: a static, freestanding PID 1 for x86_64 and i386 guests,
-# plus host builds of its pure parts for the cmocka tests (tests/unit/test_agent_*.c).
+# plus host builds of its pure parts: the key table's layer (libagent.a) and
+# the rest for the cmocka tests (tests/unit/test_agent_*.c).
 
 AGENT_DIR    := guest-agent
-AGENT_PURE   := fmt.c cmdline.c parse.c verify.c figures.c opts.c
-AGENT_SRCS   := start.c main.c util.c report.c kprof.c setup.c seqread.c devread.c randread.c tree.c overwrite.c load.c tune.c \
+AGENT_PURE   := fmt.c cmdline.c keys.c parse.c verify.c figures.c opts.c
+AGENT_SRCS   := start.c main.c util.c report.c kprof.c setup.c engine.c driver.c blk.c walk.c \
+                seqread.c devread.c randread.c tree.c overwrite.c load.c tune.c \
                 selftest.c sys.c $(AGENT_PURE)
 AGENT_DEPS   := $(wildcard $(AGENT_DIR)/*.c $(AGENT_DIR)/*.h $(AGENT_DIR)/arch/*.h) \
                 $(AGENT_DIR)/agent.mk
@@ -37,8 +39,18 @@ $(BUILD)/lab-agent-i386: $(AGENT_DEPS)
 
 all: $(BUILD)/lab-agent-i386
 
-# Pure parts, compiled for the host with the normal flags, for the unit tests.
-AGENT_HOSTTEST_OBJS := $(AGENT_PURE:%.c=$(BUILD)/agent-host/%.o)
+# The key table and the parser it needs are part of the host too: the host
+# generates the agent's parameters from that table (host/experiment.c). They
+# are the agent's own layer under the others, libagent.a (the lab and the
+# unit tests link it with the rest of LAB_LIBS).
+AGENT_FOR_HOST := fmt.c opts.c cmdline.c keys.c
+AGENT_LIB_SRCS := $(addprefix $(AGENT_DIR)/,$(AGENT_FOR_HOST))
+$(BUILD)/libagent.a: $(AGENT_LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+	rm -f $@ && ar rcs $@ $^
+LAYERS += agent
+
+# The other pure parts, compiled for the host with the normal flags, for the unit tests.
+AGENT_HOSTTEST_OBJS := $(patsubst %.c,$(BUILD)/agent-host/%.o,$(filter-out $(AGENT_FOR_HOST),$(AGENT_PURE)))
 $(BUILD)/agent-host/%.o: $(AGENT_DIR)/%.c
 	@mkdir -p $(@D)
 	$(CC) $(HOST_CFLAGS) -c -o $@ $<

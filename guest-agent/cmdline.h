@@ -43,7 +43,7 @@ struct agent_config {
     uint64_t size;                 /* lab.size    (0 = whole file) */
     uint64_t verify;               /* lab.verify  (0) */
     uint64_t seed;                 /* lab.seed    (LAB_CONTENT_SEED_DEFAULT) */
-    enum agent_chan chan;          /* lab.chan    (virtio) */
+    int chan;                      /* lab.chan    (virtio): enum agent_chan */
     uint64_t timeout;              /* lab.timeout (30 seconds) */
     uint64_t devtmpfs;             /* lab.devtmpfs (1; 0 = mknod nodes as before 2.6.32, to test) */
     uint64_t direct;               /* lab.direct  (0; randread 1): O_DIRECT */
@@ -70,24 +70,27 @@ struct agent_config {
     uint64_t sysfs_count;
     int32_t elv_read, elv_write; /* lab.elvtune=R,W (2.4's elevator latencies) */
     int have_elvtune;
-    int drop;                    /* lab.drop (auto): enum agent_drop, how caches are dropped */
-    uint64_t rep0;               /* not a key: first rep number (the readahead sweep's groups) */
-    unsigned given;              /* AGENT_GIVEN_* keys set on the command line */
-    unsigned errors;             /* values rejected while parsing */
-    char err[AGENT_CFG_ERR_MAX]; /* the first rejection, as text */
+    int drop;         /* lab.drop (auto): enum agent_drop, how caches are dropped */
+    uint64_t rep0;    /* not a key: first rep number (the readahead sweep's groups) */
+    unsigned given;   /* AGENT_GIVEN_* keys set on the command line */
+    unsigned errors;  /* values and keys rejected while parsing */
+    unsigned unknown; /* keys not in the key table (refused) */
+    char unknown_key[AGENT_CFG_NAME_MAX]; /* the first of them, without "lab." */
+    char err[AGENT_CFG_ERR_MAX];          /* the first rejection, as text */
 };
 
+/* The defaults: every key's default of the key table (keys.c), through the
+ * same parser. */
 void agent_config_defaults(struct agent_config *c);
 
-/* Parses a decimal (or 0x-hex) unsigned number spanning all of s[0..n).
- * Returns 0 and sets *out, or -1 (empty, non-digit, overflow). */
-int agent_parse_u64(const char *s, size_t n, uint64_t *out);
-
-/* Applies every lab.* word of buf[0..n) over c (set the defaults first).
- * Words are separated by spaces, tabs or newlines; there is no quoting. A
- * later duplicate wins; unknown lab.* keys and other words are ignored. A
- * rejected value leaves the previous one, counts in c->errors and the first
- * is described in c->err. Then the defaults that depend on the test are
+/* Applies every lab.* word of buf[0..n) over c (set the defaults first),
+ * each value parsed by its key's row of the key table (keys.c). Words are
+ * separated by spaces, tabs or newlines; there is no quoting. A later
+ * duplicate wins; words without "lab." (or without '=') are not ours and are
+ * ignored. A rejected value leaves the previous one, counts in c->errors and
+ * the first is described in c->err. A key the table does not have counts
+ * there too, and in c->unknown (the first in c->unknown_key): the agent
+ * refuses to run (main.c). Then the defaults that depend on the test are
  * settled: lab.test=randread or overwrite without lab.bs reads 4096-byte
  * blocks, and without lab.direct uses O_DIRECT; without lab.rw the data disk
  * is mounted read-write only for a load or overwrite. Returns c->errors. */

@@ -1,10 +1,10 @@
 /* Background loads (lab.load) for any foreground test: a child forked with
  * the fork syscall (2.4 has it) loops on its load until the parent kills it
- * (SIGKILL, then wait4). Its progress is counted in an anonymous shared page
- * (MAP_SHARED|MAP_ANONYMOUS, which 2.4 has too):
- *   copy      copies the tree <data>/<lab.load_src> into <data>/<lab.load_dst>/<0|1>
- *             (alternating, the target removed first): a unit = a whole tree
- *   io_load   writes <data>/load_file, lab.load_size bytes in 1 MiB writes,
+ * (SIGKILL, then wait4); it works in the buffer bg_start is given (the
+ * engine's agent_iobuf: the child has its own copy of it). Its progress is counted in an anonymous
+ * shared page (MAP_SHARED|MAP_ANONYMOUS, which 2.4 has too): copy      copies the tree
+ * <data>/<lab.load_src> into <data>/<lab.load_dst>/<0|1> (alternating, the target removed first): a
+ * unit = a whole tree io_load   writes <data>/load_file, lab.load_size bytes in 1 MiB writes,
  *             fsync, unlink: a unit = one file (contest's io_load)
  *   io_other  the same on /mnt2 (the second disk, lab.dev2)
  *   read_load reads <data>/<lab.load_file> to its end, dropping its pages first
@@ -31,6 +31,7 @@ static long child = -1;
 static int last_load = AGENT_LOAD_NONE;
 static struct load_figures last;
 static struct load_figures cur; /* the child's own counters */
+static unsigned char *iobuf;    /* the child's LOAD_CHUNK bytes (bg_start's buf) */
 
 static const char *const what_names[] = {"?",     "open",  "read", "write",
                                          "fsync", "mkdir", "walk", "remove"};
@@ -72,7 +73,7 @@ static long write_all(int fd, const unsigned char *p, size_t n)
 __attribute__((noreturn)) static void loop_write(const struct agent_config *c, const char *path)
 {
     for (uint32_t i = 0; i < LOAD_CHUNK; i++)
-        agent_iobuf[i] = (unsigned char)(i * 131u + 7u);
+        iobuf[i] = (unsigned char)(i * 131u + 7u);
     for (;;) {
         long fd = sys_open(path, O_WRONLY_ | O_CREAT_ | O_TRUNC_ | O_LARGEFILE_, 0644);
         if (fd < 0)
@@ -80,7 +81,7 @@ __attribute__((noreturn)) static void loop_write(const struct agent_config *c, c
         for (uint64_t done = 0; done < c->load_size;) {
             uint64_t left = c->load_size - done;
             size_t n = left < LOAD_CHUNK ? (size_t)left : LOAD_CHUNK;
-            long r = write_all((int)fd, agent_iobuf, n);
+            long r = write_all((int)fd, iobuf, n);
             if (r < 0)
                 child_fail(W_WRITE, r);
             done += n;
@@ -104,7 +105,7 @@ __attribute__((noreturn)) static void loop_read(const char *path)
             child_fail(W_OPEN, fd);
         sys_fadvise_dontneed((int)fd); /* ENOSYS on 2.4: the pass may hit the cache */
         for (;;) {
-            long n = sys_read((int)fd, agent_iobuf, LOAD_CHUNK);
+            long n = sys_read((int)fd, iobuf, LOAD_CHUNK);
             if (n == -E_INTR)
                 continue;
             if (n < 0)
@@ -156,14 +157,14 @@ static long copy_file(struct walk *w)
     }
     long r = 0;
     for (;;) {
-        long n = sys_read((int)in, agent_iobuf, LOAD_CHUNK);
+        long n = sys_read((int)in, iobuf, LOAD_CHUNK);
         if (n == -E_INTR)
             continue;
         if (n <= 0) {
             r = n;
             break;
         }
-        r = write_all((int)out, agent_iobuf, (size_t)n);
+        r = write_all((int)out, iobuf, (size_t)n);
         if (r < 0)
             break;
     }
@@ -226,7 +227,7 @@ __attribute__((noreturn)) static void child_main(const struct agent_config *c)
     }
 }
 
-long bg_start(const struct agent_config *c)
+long bg_start(const struct agent_config *c, unsigned char *buf)
 {
     last_load = AGENT_LOAD_NONE;
     last.units = last.bytes = 0;
@@ -245,6 +246,7 @@ long bg_start(const struct agent_config *c)
     sh->snap[0].units = sh->snap[0].bytes = 0;
     sh->snap[1] = sh->snap[0];
     cur.units = cur.bytes = 0;
+    iobuf = buf;
     long pid = sys_fork();
     if (pid == 0)
         child_main(c);
@@ -309,39 +311,4 @@ void bg_keys(struct agent_line *l)
     agent_line_str(l, "load", agent_load_name(last_load));
     agent_line_u64(l, "load_units", last.units);
     agent_line_u64(l, "load_bytes", last.bytes);
-}
-
-static long rm_file(struct walk *w)
-{
-    long r = sys_unlink(w->path);
-    return r == -E_NOENT ? 0 : r;
-}
-
-static long rm_dir(struct walk *w)
-{
-    long r = sys_rmdir(w->path);
-    /* Entries removed while listing may hide others from getdents: the
-     * caller walks again. */
-    return r == -E_NOENT || r == -E_NOTEMPTY ? 0 : r;
-}
-
-long remove_tree(const char *path)
-{
-    static struct walk w;
-    for (int pass = 0; pass < 4; pass++) {
-        agent_cat(w.path, sizeof(w.path), 0, path);
-        w.on_file = rm_file;
-        w.on_dir = NULL;
-        w.on_dir_done = rm_dir;
-        w.arg = NULL;
-        long r = walk_tree(&w);
-        if (r == -E_NOENT)
-            return 0;
-        if (r == -E_NOTDIR)
-            return rm_file(&w);
-        if (r < 0)
-            return r;
-    }
-    long r = sys_rmdir(path);
-    return r == -E_NOENT ? 0 : r;
 }

@@ -6,39 +6,6 @@
 static char cmdline[4096];
 static char params[LAB_PARAMS_MAX + 1];
 
-/* The tests: only those that read a file mount the data disk (the others read
- * the raw device, which need not hold a filesystem). */
-static const struct test {
-    const char *name;
-    int mount;
-    uint64_t (*run)(const struct agent_config *c);
-} tests[] = {
-    {"seqread", 1, seqread_run},   {"devread", 0, devread_run}, {"randread", 0, randread_run},
-    {"treeread", 1, treeread_run}, {"contest", 1, contest_run}, {"overwrite", 1, overwrite_run},
-};
-
-/* Runs the test once, or once per lab.ra_list value (BLKRASET before each
- * group; reps numbered on across groups). */
-static uint64_t run_test(const struct test *t, const struct agent_config *cfg)
-{
-    if (cfg->ra_count == 0)
-        return t->run(cfg);
-    static struct agent_config g;
-    uint64_t runs = 0;
-    for (uint64_t i = 0; i < cfg->ra_count; i++) {
-        g = *cfg;
-        g.ra = cfg->ra_list[i];
-        g.given |= AGENT_GIVEN_RA_SET;
-        g.rep0 = i * cfg->reps;
-        char m[80];
-        size_t at = agent_cat(m, sizeof(m), 0, "readahead sweep: lab.ra=");
-        agent_cat_u64(m, sizeof(m), at, g.ra);
-        report_log(m);
-        runs += t->run(&g);
-    }
-    return runs;
-}
-
 static void hello(void)
 {
     struct k_utsname u;
@@ -51,6 +18,22 @@ static void hello(void)
     agent_line_str(l, "uname", u.release);
     agent_line_str(l, "arch", LAB_ARCH_NAME);
     report_send();
+}
+
+/* A key the agent does not know means the host asked for something this
+ * agent cannot do: an error record, and no test. */
+static void refuse_unknown(const struct agent_config *c)
+{
+    char m[160];
+    size_t at = agent_cat(m, sizeof(m), 0, "unknown key lab.");
+    at = agent_cat(m, sizeof(m), at, c->unknown_key);
+    if (c->unknown > 1) {
+        at = agent_cat(m, sizeof(m), at, " (and ");
+        at = agent_cat_u64(m, sizeof(m), at, c->unknown - 1);
+        at = agent_cat(m, sizeof(m), at, " more)");
+    }
+    agent_cat(m, sizeof(m), at, ": refused, no test run");
+    report_error(m, c->test, -1);
 }
 
 int agent_main(int argc, char **argv, char **envp)
@@ -108,11 +91,10 @@ int agent_main(int argc, char **argv, char **envp)
         report_log(notes_get(i));
 
     uint64_t runs = 0;
-    const struct test *t = NULL;
-    for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-        if (agent_streq(cfg.test, tests[i].name))
-            t = &tests[i];
-    if (!t)
+    const struct agent_test *t = agent_test_find(cfg.test);
+    if (cfg.unknown)
+        refuse_unknown(&cfg);
+    else if (!t)
         report_error("unknown lab.test", cfg.test, -1);
     else if (setup_block_device(
                  &cfg, t->mount || (cfg.load != AGENT_LOAD_NONE && cfg.load != AGENT_LOAD_IO_OTHER),
@@ -122,7 +104,7 @@ int agent_main(int argc, char **argv, char **envp)
         report_error(why, t->name, -1);
     else {
         tune_apply(&cfg);
-        runs = run_test(t, &cfg);
+        runs = agent_run_test(t, &cfg);
     }
 
     struct agent_line *l = report_start("bye");

@@ -3,8 +3,44 @@
 #include "opts.h"
 #include "str.h"
 
-/* A decimal (or 0x-hex) number spanning s[0..n) (cmdline.c). */
-int agent_parse_u64(const char *s, size_t n, uint64_t *out);
+int agent_parse_u64(const char *s, size_t n, uint64_t *out)
+{
+    uint64_t v = 0;
+    size_t i = 0;
+    if (n == 0)
+        return -1;
+    if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        if (n - 2 > 16)
+            return -1;
+        for (i = 2; i < n; i++) {
+            char ch = s[i];
+            unsigned d;
+            if (ch >= '0' && ch <= '9')
+                d = (unsigned)(ch - '0');
+            else if (ch >= 'a' && ch <= 'f')
+                d = (unsigned)(ch - 'a' + 10);
+            else if (ch >= 'A' && ch <= 'F')
+                d = (unsigned)(ch - 'A' + 10);
+            else
+                return -1;
+            v = (v << 4) | d;
+        }
+        *out = v;
+        return 0;
+    }
+    for (; i < n; i++) {
+        char ch = s[i];
+        if (ch < '0' || ch > '9')
+            return -1;
+        unsigned d = (unsigned)(ch - '0');
+        /* UINT64_MAX = 18446744073709551615 */
+        if (v > 1844674407370955161ULL || (v == 1844674407370955161ULL && d > 5))
+            return -1;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return 0;
+}
 
 int agent_ra_list_parse(const char *s, size_t n, uint64_t *out, size_t max)
 {
@@ -95,21 +131,22 @@ int agent_elvtune_parse(const char *s, size_t n, int32_t *r, int32_t *w)
     return 0;
 }
 
-static const char *const load_names[] = {"none", "copy", "io_load", "io_other", "read_load"};
+const char *const agent_load_names[] = {"none", "copy", "io_load", "io_other", "read_load", NULL};
+#define LOADS (sizeof(agent_load_names) / sizeof(agent_load_names[0]) - 1)
 
 int agent_load_parse(const char *s, size_t n)
 {
-    for (size_t i = 0; i < sizeof(load_names) / sizeof(load_names[0]); i++)
-        if (agent_strlen(load_names[i]) == n && agent_memeq(s, load_names[i], n))
+    for (size_t i = 0; i < LOADS; i++)
+        if (agent_strlen(agent_load_names[i]) == n && agent_memeq(s, agent_load_names[i], n))
             return (int)i;
     return -1;
 }
 
 const char *agent_load_name(int load)
 {
-    if (load < 0 || (size_t)load >= sizeof(load_names) / sizeof(load_names[0]))
+    if (load < 0 || (size_t)load >= LOADS)
         return "?";
-    return load_names[load];
+    return agent_load_names[load];
 }
 
 long agent_path_join(char *out, size_t cap, const char *a, const char *b)

@@ -13,6 +13,10 @@
 #define AGENT_SYSFS_KEY   48
 #define AGENT_SYSFS_VAL   32
 
+/* Parses a decimal (or 0x-hex) unsigned number spanning all of s[0..n).
+ * Returns 0 and sets *out, or -1 (empty, non-digit, overflow). */
+int agent_parse_u64(const char *s, size_t n, uint64_t *out);
+
 /* lab.ra_list=256,128,64: 1..AGENT_RA_LIST_MAX readahead values in sectors
  * (0..0xffffffff each), comma-separated, no empty items. Returns the count
  * (and fills out[]), or -1. */
@@ -44,6 +48,8 @@ enum agent_load {
     AGENT_LOAD_IO_OTHER,
     AGENT_LOAD_READ_LOAD,
 };
+/* The loads' names, by enum agent_load, NULL-terminated. */
+extern const char *const agent_load_names[];
 /* Returns the load for its name (none copy io_load io_other read_load), or -1. */
 int agent_load_parse(const char *s, size_t n);
 const char *agent_load_name(int load);

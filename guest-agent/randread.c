@@ -9,8 +9,7 @@
 #include "sys.h"
 #include "verify.h"
 
-uint64_t agent_lat[AGENT_COUNT_MAX];
-
+/* One run's state, from prepare to cleanup. */
 struct rr_state {
     const struct agent_config *c;
     struct agent_randrange range;
@@ -22,7 +21,12 @@ struct rr_state {
     long err; /* first failure: -errno, or -E_IO for a short read */
     int short_read;
     uint64_t short_off;
+    unsigned long ctx; /* the native AIO context, when have_ctx */
+    int have_ctx;
+    unsigned char *alloc; /* the buffer when qd * bs passes agent_iobuf */
+    size_t alloc_len;
 };
+static struct rr_state st;
 
 static void completed(struct rr_state *s, const unsigned char *buf, uint64_t off, long n,
                       uint64_t ns)
@@ -145,172 +149,124 @@ static void run_aio(struct rr_state *s, int fd, unsigned long ctx, unsigned qd)
     }
 }
 
-int randread_one(const struct agent_config *c, const char *path, const char *name, const char *test,
-                 uint64_t rep, struct randread_out *o)
+/* qd > 1: a native AIO context, or queue depth 1 where there is none. */
+static void aio_setup(struct agent_run *r, struct rr_state *s)
 {
-    struct blk_dev d;
-    if (blk_open(c, path, (int)c->direct, test, rep, &d) < 0)
+    long e = sys_io_setup((unsigned)r->f.rr.qd, &s->ctx);
+    if (e == 0) {
+        s->have_ctx = 1;
+        return;
+    }
+    char m[160];
+    size_t at = agent_cat(m, sizeof(m), 0, r->test);
+    at = agent_cat(m, sizeof(m), at, ": no native AIO (io_setup: errno ");
+    at = agent_cat_i64(m, sizeof(m), at, -e);
+    agent_cat(m, sizeof(m), at, "); queue depth 1 with pread64");
+    report_log(m);
+    if (e == -E_NOSYS)
+        sys_fallback_taken(SYS_FB_NO_AIO);
+    r->f.rr.qd = 1;
+}
+
+static int prepare(struct agent_run *r)
+{
+    const struct agent_config *c = r->c;
+    struct randread_figs *o = &r->f.rr;
+    struct rr_state *s = &st;
+    char *p = (char *)s;
+    for (size_t i = 0; i < sizeof(*s); i++)
+        p[i] = 0;
+    s->c = c;
+    uint64_t size;
+    unsigned ssz;
+    if (blk_open(r, (int)c->direct, &size, &ssz) < 0)
         return -1;
-    int fd = (int)d.fd;
-    int ret = -1;
-    unsigned char *alloc = NULL;
-    size_t alloc_len = 0;
-    unsigned long ctx = 0;
-    int have_ctx = 0;
-
     o->offset = c->offset;
-    o->span = c->span ? c->span : (c->offset < d.size ? d.size - c->offset : 0);
+    o->span = c->span ? c->span : (c->offset < size ? size - c->offset : 0);
     o->qd = c->qd;
-    if (c->offset >= d.size || o->span > d.size - c->offset) {
-        test_fail(test, "lab.offset + lab.span beyond the end of the device", 0, rep);
-        goto out;
-    }
-    if (c->direct && (c->bs & (d.ssz - 1)) != 0) {
-        test_fail(test, "O_DIRECT needs lab.bs in whole sectors", 0, rep);
-        goto out;
-    }
-    struct rr_state s;
-    s.c = c;
-    if (agent_randrange_init(&s.range, o->offset, o->span, c->bs) < 0) {
-        test_fail(test, "no lab.bs block fits in lab.offset .. lab.offset + lab.span", 0, rep);
-        goto out;
-    }
-    agent_rng_seed(&s.rng, c->seed, rep);
-    s.done = s.bytes = s.verify_errors = 0;
-    s.err = 0;
-    s.short_read = 0;
-    s.short_off = 0;
-
-    if (o->qd > 1) {
-        long r = sys_io_setup((unsigned)o->qd, &ctx);
-        if (r == 0) {
-            have_ctx = 1;
-        } else {
-            char m[160];
-            size_t at = agent_cat(m, sizeof(m), 0, test);
-            at = agent_cat(m, sizeof(m), at, ": no native AIO (io_setup: errno ");
-            at = agent_cat_i64(m, sizeof(m), at, -r);
-            agent_cat(m, sizeof(m), at, "); queue depth 1 with pread64");
-            report_log(m);
-            if (r == -E_NOSYS)
-                sys_fallback_taken(SYS_FB_NO_AIO);
-            o->qd = 1;
-        }
-    }
+    if (c->offset >= size || o->span > size - c->offset)
+        return run_fail(r, "lab.offset + lab.span beyond the end of the device", 0);
+    if (c->direct && (c->bs & (ssz - 1)) != 0)
+        return run_fail(r, "O_DIRECT needs lab.bs in whole sectors", 0);
+    if (agent_randrange_init(&s->range, o->offset, o->span, c->bs) < 0)
+        return run_fail(r, "no lab.bs block fits in lab.offset .. lab.offset + lab.span", 0);
+    agent_rng_seed(&s->rng, c->seed, r->rep);
+    if (o->qd > 1)
+        aio_setup(r, s);
     size_t need = (size_t)o->qd * (size_t)c->bs;
     if (need <= LAB_AGENT_MAX_BS) {
-        s.buf = agent_iobuf;
+        s->buf = agent_iobuf;
     } else {
-        alloc = sys_alloc(need); /* page-aligned */
-        if (!alloc) {
-            test_fail(test, "no memory for lab.qd * lab.bs", -E_NOMEM, rep);
-            goto out;
-        }
-        alloc_len = need;
-        s.buf = alloc;
+        s->alloc = sys_alloc(need); /* page-aligned */
+        if (!s->alloc)
+            return run_fail(r, "no memory for lab.qd * lab.bs", -E_NOMEM);
+        s->alloc_len = need;
+        s->buf = s->alloc;
     }
+    return 0;
+}
 
-    struct agent_cpustat cpu0, cpu1;
-    int64_t sec0 = name ? seqread_sectors(name) : -1;
-    int have_cpu = cpu_read(&cpu0) == 0;
-    if (bg_start(c) < 0)
-        goto out;
-    struct k_rusage ru0, ru1;
-    sys_getrusage(RUSAGE_SELF_, &ru0);
-    o->t0 = sys_now_ns();
-    struct agent_line *l = report_start("begin");
-    agent_line_str(l, "test", test);
-    agent_line_u64(l, "rep", rep);
-    agent_line_u64(l, "guest_ns", o->t0);
-    report_send();
-
-    if (have_ctx)
-        run_aio(&s, fd, ctx, (unsigned)o->qd);
+static int io(struct agent_run *r)
+{
+    struct rr_state *s = &st;
+    if (s->have_ctx)
+        run_aio(s, (int)r->fd, s->ctx, (unsigned)r->f.rr.qd);
     else
-        run_sync(&s, fd);
-
-    o->t1 = sys_now_ns();
-    sys_getrusage(RUSAGE_SELF_, &ru1);
-    int load_ok = bg_stop() == 0;
-    have_cpu = have_cpu && cpu_read(&cpu1) == 0;
-    int64_t sec1 = name ? seqread_sectors(name) : -1;
-    o->bytes = s.bytes;
-    o->verify_errors = s.verify_errors;
-    o->user_ns = sys_timeval_ns(&ru1.ru_utime) - sys_timeval_ns(&ru0.ru_utime);
-    o->sys_ns = sys_timeval_ns(&ru1.ru_stime) - sys_timeval_ns(&ru0.ru_stime);
-
-    if (s.err) {
-        if (s.short_read) {
-            char m[120];
-            size_t at = agent_cat(m, sizeof(m), 0, "short read at offset ");
-            agent_cat_u64(m, sizeof(m), at, s.short_off);
-            test_fail(test, m, 0, rep);
-        } else {
-            test_fail(test, "read", s.err, rep);
-        }
-        goto out;
+        run_sync(s, (int)r->fd);
+    r->bytes = s->bytes;
+    r->verify_errors = s->verify_errors;
+    r->f.rr.count = s->done;
+    if (s->err && s->short_read) {
+        size_t at = agent_cat(r->why, sizeof(r->why), 0, "short read at offset ");
+        agent_cat_u64(r->why, sizeof(r->why), at, s->short_off);
+        return run_fail(r, r->why, 0);
     }
-    if (!load_ok)
-        goto out;
-    uint64_t n = s.done < AGENT_COUNT_MAX ? s.done : AGENT_COUNT_MAX;
-    agent_latency_summary(agent_lat, (size_t)n, &o->lat);
+    if (s->err)
+        return run_fail(r, "read", s->err);
+    uint64_t n = s->done < AGENT_COUNT_MAX ? s->done : AGENT_COUNT_MAX;
+    agent_latency_summary(agent_lat, (size_t)n, &r->lat);
+    return 0;
+}
 
-    l = report_start("end");
-    agent_line_str(l, "test", test);
-    agent_line_u64(l, "rep", rep);
-    agent_line_u64(l, "guest_ns", o->t1);
-    agent_line_u64(l, "bytes", o->bytes);
-    agent_line_u64(l, "real_ns", o->t1 - o->t0);
-    agent_line_u64(l, "user_ns", o->user_ns);
-    agent_line_u64(l, "sys_ns", o->sys_ns);
-    agent_line_u64(l, "bs", c->bs);
+static void cleanup(struct agent_run *r)
+{
+    if (st.have_ctx)
+        sys_io_destroy(st.ctx);
+    sys_free(st.alloc, st.alloc_len);
+    st.have_ctx = 0;
+    st.alloc = NULL;
+    st.alloc_len = 0;
+}
+
+static void end_keys(const struct agent_run *r, struct agent_line *l)
+{
+    const struct randread_figs *o = &r->f.rr;
+    agent_line_u64(l, "bs", r->c->bs);
     agent_line_u64(l, "qd", o->qd);
-    agent_line_u64(l, "count", s.done);
-    agent_line_u64(l, "direct", c->direct ? 1 : 0);
-    agent_line_u64(l, "lat_mean_ns", o->lat.mean);
-    agent_line_u64(l, "lat_min_ns", o->lat.min);
-    agent_line_u64(l, "lat_p50_ns", o->lat.p50);
-    agent_line_u64(l, "lat_p99_ns", o->lat.p99);
-    agent_line_u64(l, "lat_max_ns", o->lat.max);
-    if (c->load == AGENT_LOAD_NONE) {
+    agent_line_u64(l, "count", o->count);
+    agent_line_u64(l, "direct", r->c->direct ? 1 : 0);
+    agent_line_u64(l, "lat_mean_ns", r->lat.mean);
+    agent_line_u64(l, "lat_min_ns", r->lat.min);
+    agent_line_u64(l, "lat_p50_ns", r->lat.p50);
+    agent_line_u64(l, "lat_p99_ns", r->lat.p99);
+    agent_line_u64(l, "lat_max_ns", r->lat.max);
+    if (r->c->load == AGENT_LOAD_NONE) {
         /* With a load's three keys the record would pass 32: the region is
          * the host's own parameter, so it goes. */
         agent_line_u64(l, "offset", o->offset);
         agent_line_u64(l, "span", o->span);
     }
-    if (d.have_ra)
-        agent_line_u64(l, "ra_sectors", d.ra);
-    if (c->verify)
-        agent_line_u64(l, "verify_errors", o->verify_errors);
-    if (sec0 >= 0 && sec1 >= sec0)
-        agent_line_u64(l, "dev_read_bytes", (uint64_t)(sec1 - sec0) * 512);
-    bg_keys(l);
-    if (have_cpu)
-        cpu_keys(l, &cpu0, &cpu1);
-    report_send();
-    ret = 0;
-out:
-    if (have_ctx)
-        sys_io_destroy(ctx);
-    sys_free(alloc, alloc_len);
-    sys_close(fd);
-    return ret;
+    if (r->have_ra)
+        agent_line_u64(l, "ra_sectors", r->ra);
 }
 
-uint64_t randread_run(const struct agent_config *c)
-{
-    if (c->bs > LAB_AGENT_MAX_BS) {
-        report_error("lab.bs larger than the agent's 4 MiB buffer", "randread", -1);
-        return 0;
-    }
-    char dev[64];
-    size_t at = agent_cat(dev, sizeof(dev), 0, "/dev/");
-    agent_cat(dev, sizeof(dev), at, c->dev);
-    uint64_t runs = 0;
-    for (uint64_t r = 0; r < c->reps; r++) {
-        struct randread_out o;
-        if (randread_one(c, dev, c->dev, "randread", c->rep0 + r, &o) == 0)
-            runs++;
-    }
-    return runs;
-}
+const struct agent_test test_randread = {
+    .name = "randread",
+    .mount = 0,
+    .verifies = 1,
+    .target = blk_target,
+    .prepare = prepare,
+    .io = io,
+    .cleanup = cleanup,
+    .end_keys = end_keys,
+};

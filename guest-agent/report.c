@@ -19,16 +19,8 @@ void report_init(int fd)
     seq = 0;
 }
 
-static int sending_end; /* the record being built is a run's end */
-
-/* The kernel profile brackets every run: reset as its begin record is
- * built (after the test's own set-up, before its IO), reported after its
- * end record has gone out. One place, so no test can forget it. */
 struct agent_line *report_start(const char *type)
 {
-    if (agent_streq(type, "begin"))
-        kprof_reset();
-    sending_end = agent_streq(type, "end");
     agent_line_start(&line, seq, type);
     return &line;
 }
@@ -68,10 +60,6 @@ int report_send(void)
     int r = write_all(line.buf, (size_t)n);
     if (r == 0)
         seq++;
-    if (sending_end) {
-        sending_end = 0;
-        kprof_report();
-    }
     return r;
 }
 

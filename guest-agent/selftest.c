@@ -145,7 +145,8 @@ static long write_data(const char *path, uint64_t seed)
     return sys_close((int)fd);
 }
 
-/* One seqread run of the data file, verified against seed. */
+/* One sequential read of the data file through the engine, verified against
+ * seed: the seqread code's open, sync and fadvise, the engine's reads. */
 static void run_seqread(const char *path, uint64_t seed, uint64_t rep, int expect_clean)
 {
     struct agent_config c;
@@ -163,20 +164,26 @@ static void run_seqread(const char *path, uint64_t seed, uint64_t rep, int expec
     long end = sys_lseek((int)fd, 0, SEEK_END_);
     check(end == (long)DATA_SIZE, "lseek to the end gives the size", end < 0 ? end : 0);
     sys_lseek((int)fd, 0, 0);
-    struct seqread_result res;
-    seqread_measure((int)fd, &c, "selftest", rep, &res);
+    static struct agent_run r;
+    run_init(&r, &c, "selftest", rep, path, NULL);
+    r.cpu = 0;
+    r.verifies = 1;
+    long err = 0;
+    if (run_begin(&r) == 0) {
+        err = run_read_seq(&r, (int)fd);
+        run_stop(&r);
+    }
     sys_close((int)fd);
-    check(res.err == 0, "read in blocks", res.err);
-    check(res.bytes == DATA_SIZE, "read the whole file", 0);
-    check(res.t1 >= res.t0, "clock did not go back over the run", 0);
+    check(err == 0, "read in blocks", err);
+    check(r.bytes == DATA_SIZE, "read the whole file", 0);
+    check(r.t1 >= r.t0, "clock did not go back over the run", 0);
     if (expect_clean)
-        check(res.verify_errors == 0, "content matches lab_content_word", 0);
+        check(r.verify_errors == 0, "content matches lab_content_word", 0);
     else
-        check(res.verify_errors > 0, "content check catches a wrong seed", 0);
-    struct agent_line *l = seqread_end("selftest", rep, &res);
+        check(r.verify_errors > 0, "content check catches a wrong seed", 0);
+    struct agent_line *l = run_end_start(&r);
     agent_line_u64(l, "bs", c.bs);
-    agent_line_u64(l, "verify_errors", res.verify_errors);
-    report_send();
+    run_end_send(&r, l);
 }
 
 /* O_DIRECT where the filesystem takes it (tmpfs before 6.6 does not: EINVAL);
@@ -205,14 +212,15 @@ static void run_devread(const char *path, int direct, uint64_t rep)
     c.bs = 65536;
     c.verify = 1;
     c.direct = (uint64_t)direct;
-    struct devread_out o;
-    int r = devread_one(&c, path, NULL, "selftest-devread", rep, &o);
+    static struct agent_run o;
+    run_init(&o, &c, "selftest-devread", rep, path, NULL);
+    int r = agent_run_once(&test_devread, &o);
     check(r == 0, direct ? "devread O_DIRECT run" : "devread buffered run", 0);
     if (r != 0)
         return;
-    check(o.devsize == DATA_SIZE, "devread: size of the file", 0);
-    check(o.res.bytes == DATA_SIZE, "devread: read it all", 0);
-    check(o.res.verify_errors == 0, "devread: content matches", 0);
+    check(o.f.dev.devsize == DATA_SIZE, "devread: size of the file", 0);
+    check(o.bytes == DATA_SIZE, "devread: read it all", 0);
+    check(o.verify_errors == 0, "devread: content matches", 0);
 }
 
 /* The randread path on the data file: random bs-aligned reads inside the
@@ -231,8 +239,9 @@ static void run_randread(const char *path, int direct, uint64_t rep, uint64_t qd
     c.span = span;
     c.verify = 1;
     c.direct = (uint64_t)direct;
-    struct randread_out o;
-    int r = randread_one(&c, path, NULL, "selftest-randread", rep, &o);
+    static struct agent_run o;
+    run_init(&o, &c, "selftest-randread", rep, path, NULL);
+    int r = agent_run_once(&test_randread, &o);
     check(r == 0, qd > 1 ? "randread run at queue depth > 1" : "randread run at queue depth 1", 0);
     if (r != 0)
         return;
@@ -242,7 +251,7 @@ static void run_randread(const char *path, int direct, uint64_t rep, uint64_t qd
               o.lat.p99 <= o.lat.max && o.lat.max > 0 && o.lat.mean >= o.lat.min &&
               o.lat.mean <= o.lat.max,
           "randread: latencies ordered min <= p50 <= p99 <= max", 0);
-    check(o.qd == qd || (o.qd == 1 && (sys_fallbacks() & SYS_FB_NO_AIO)),
+    check(o.f.rr.qd == qd || (o.f.rr.qd == 1 && (sys_fallbacks() & SYS_FB_NO_AIO)),
           "randread: queue depth as asked (1 only without native AIO)", 0);
 }
 
@@ -260,17 +269,19 @@ static void run_overwrite(const char *path, int direct)
     c.direct = (uint64_t)direct;
     c.load = AGENT_LOAD_READ_LOAD;
     agent_cat(c.load_file, sizeof(c.load_file), 0, DATA_NAME);
-    struct overwrite_out o;
-    int r = overwrite_one(&c, path, "selftest-overwrite", 0, &o);
+    static struct agent_run run;
+    run_init(&run, &c, "selftest-overwrite", 0, path, NULL);
+    int r = agent_run_once(&test_overwrite, &run);
     check(r == 0, "overwrite run under read_load", 0);
     if (r != 0)
         return;
-    check(o.ops == 300 && o.reads + o.writes == 300 && o.reads > 0 && o.writes > 0,
+    const struct overwrite_figs *o = &run.f.ow;
+    check(o->ops == 300 && o->reads + o->writes == 300 && o->reads > 0 && o->writes > 0,
           "overwrite: every operation done, reads and writes mixed", 0);
-    check(o.bytes_read == o.reads * 4096 && o.bytes_written == o.writes * 4096,
+    check(o->bytes_read == o->reads * 4096 && o->bytes_written == o->writes * 4096,
           "overwrite: whole blocks read and written", 0);
-    check(o.verify_errors == 0, "overwrite: content still matches after the writes", 0);
-    check(o.lat.min <= o.lat.p50 && o.lat.p50 <= o.lat.p99 && o.lat.p99 <= o.lat.max,
+    check(run.verify_errors == 0, "overwrite: content still matches after the writes", 0);
+    check(run.lat.min <= run.lat.p50 && run.lat.p50 <= run.lat.p99 && run.lat.p99 <= run.lat.max,
           "overwrite: latencies ordered", 0);
 }
 
@@ -341,7 +352,7 @@ static uint64_t run_load(const char *dir, int load, uint64_t units, const char *
     agent_cat(c.load_src, sizeof(c.load_src), 0, TREE_NAME);
     agent_cat(c.load_dst, sizeof(c.load_dst), 0, COPY_NAME);
     agent_cat(c.load_file, sizeof(c.load_file), 0, DATA_NAME);
-    long r = bg_start(&c);
+    long r = bg_start(&c, agent_iobuf);
     check(r == 0, what, r);
     if (r != 0)
         return 0;
@@ -383,20 +394,23 @@ static void test_tree(const char *dir)
     c.load = AGENT_LOAD_COPY;
     agent_cat(c.load_src, sizeof(c.load_src), 0, TREE_NAME);
     agent_cat(c.load_dst, sizeof(c.load_dst), 0, COPY_NAME);
-    struct tree_out o;
-    int r = tree_one(&c, tree, "selftest-treeread", 0, 0, &o);
+    static struct agent_run o;
+    run_init(&o, &c, "selftest-treeread", 0, tree, NULL);
+    int r = agent_run_once(&test_treeread, &o);
     check(r == 0, "treeread run under the copy load", 0);
     if (r == 0)
-        check(o.files == files && o.dirs == dirs && o.bytes == bytes,
+        check(o.f.tree.files == files && o.f.tree.dirs == dirs && o.bytes == bytes,
               "treeread: every file and directory read", 0);
 
     c.load = AGENT_LOAD_NONE;
     c.bs = 1000; /* blocks that do not divide the files */
-    r = tree_one(&c, tree, "selftest-contest", 0, 3, &o);
+    c.cpu_rounds = 3;
+    run_init(&o, &c, "selftest-contest", 0, tree, NULL);
+    r = agent_run_once(&test_contest, &o);
     check(r == 0, "contest run", 0);
-    uint64_t sum = o.checksum;
+    uint64_t sum = o.f.tree.checksum;
     if (r == 0)
-        check(o.files == files && o.bytes == bytes && sum != AGENT_SUM_INIT,
+        check(o.f.tree.files == files && o.bytes == bytes && sum != AGENT_SUM_INIT,
               "contest: every file read and summed", 0);
 
     uint64_t units = run_load(dir, AGENT_LOAD_COPY, 3, "copy load started (fork)");
@@ -531,7 +545,7 @@ static void test_proc(void)
               min == f.min,
           "/proc/partitions: find the first device again", 0);
     /* Block statistics: /sys/block/NAME/stat or /proc/diskstats (2.6+). */
-    int64_t s = seqread_sectors(f.name);
+    int64_t s = dev_sectors(f.name);
     long dsf = read_file("/proc/diskstats", big, sizeof(big));
     if (s >= 0 || dsf >= 0)
         check(s >= 0, "sectors read of the first device (sysfs or /proc/diskstats)", 0);

@@ -5,11 +5,6 @@
 #include "str.h"
 #include "sys.h"
 
-int line_room(const struct agent_line *l, unsigned keys)
-{
-    return l->keys + keys <= LAB_PROTO_MAX_KEYS;
-}
-
 static void dev_path(char *out, size_t cap, const char *name)
 {
     size_t at = agent_cat(out, cap, 0, "/dev/");

@@ -4,6 +4,8 @@
 #include "common/file.h"
 #include "common/msg.h"
 #include "common/str.h"
+#include "guest-agent/keys.h"
+#include "guest-agent/protocol.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -444,27 +446,72 @@ void lab_experiment_free(struct lab_experiment *exp)
     memset(exp, 0, sizeof *exp);
 }
 
+/* One key's value as text, through the agent's own parser for that key: a
+ * value it would refuse is not sent (the agent would keep its default), and
+ * the host says so. */
+static void agent_text(struct agent_config *c, uint64_t *sent, enum agent_key_id id,
+                       const char *text)
+{
+    const struct agent_key *k = &agent_keys[id];
+    const char *why = agent_key_set(k, c, text, strlen(text));
+    if (why) {
+        lab_warn("the agent would refuse lab.%s=%s (%s lab.%s); not sent", k->name, text, why,
+                 k->name);
+        return;
+    }
+    *sent |= AGENT_KEY(id);
+}
+
+static void agent_u64(struct agent_config *c, uint64_t *sent, enum agent_key_id id, uint64_t v)
+{
+    char text[24];
+    snprintf(text, sizeof text, "%llu", (unsigned long long)v);
+    agent_text(c, sent, id, text);
+}
+
+uint64_t lab_experiment_agent_config(const struct lab_experiment *exp, struct agent_config *c)
+{
+    uint64_t k = 0;
+    agent_config_defaults(c);
+    agent_text(c, &k, AGENT_K_TEST, exp->test);
+    agent_u64(c, &k, AGENT_K_REPS, (uint64_t)exp->reps + exp->warmup);
+    agent_u64(c, &k, AGENT_K_BS, exp->block_size);
+    agent_u64(c, &k, AGENT_K_RA, exp->readahead);
+    agent_u64(c, &k, AGENT_K_SIZE,
+              strcmp(exp->test, "seqread") == 0 ? exp->file_size : exp->read_size);
+    agent_u64(c, &k, AGENT_K_VERIFY, exp->verify);
+    agent_u64(c, &k, AGENT_K_DIRECT, exp->direct);
+    agent_u64(c, &k, AGENT_K_QD, exp->qd);
+    agent_u64(c, &k, AGENT_K_COUNT, exp->count);
+    agent_u64(c, &k, AGENT_K_SPAN, exp->span);
+    agent_u64(c, &k, AGENT_K_OFFSET, exp->offset);
+    agent_text(c, &k, AGENT_K_FS, strcmp(exp->disk, "ext3tree") == 0 ? "ext3" : "ext2");
+    agent_text(c, &k, AGENT_K_FILE, "big_file");
+    if (exp->readahead_list)
+        agent_text(c, &k, AGENT_K_RA_LIST, exp->readahead_list);
+    if (exp->load && strcmp(exp->load, "none") != 0) {
+        agent_text(c, &k, AGENT_K_LOAD, exp->load);
+        agent_u64(c, &k, AGENT_K_LOAD_SIZE, exp->load_size);
+    }
+    if (exp->sysfs)
+        agent_text(c, &k, AGENT_K_SYSFS, exp->sysfs);
+    if (exp->elvtune)
+        agent_text(c, &k, AGENT_K_ELVTUNE, exp->elvtune);
+    agent_u64(c, &k, AGENT_K_WRITE_PCT, exp->write_pct);
+    agent_u64(c, &k, AGENT_K_CPU_ROUNDS, exp->cpu_rounds);
+    agent_u64(c, &k, AGENT_K_KPROFILE, exp->kprofile);
+    return k;
+}
+
 char *lab_experiment_cmdline(const struct lab_experiment *exp)
 {
-    int tree = strcmp(exp->disk, "ext3tree") == 0;
-    uint64_t size = strcmp(exp->test, "seqread") == 0 ? exp->file_size : exp->read_size;
-    char *load = exp->load && strcmp(exp->load, "none") != 0
-                     ? lab_asprintf(" lab.load=%s lab.load_size=%llu", exp->load,
-                                    (unsigned long long)exp->load_size)
-                     : lab_xstrdup("");
-    char *tunables =
-        lab_asprintf("%s%s%s%s", exp->sysfs ? " lab.sysfs=" : "", exp->sysfs ? exp->sysfs : "",
-                     exp->elvtune ? " lab.elvtune=" : "", exp->elvtune ? exp->elvtune : "");
-    char *cmd = lab_asprintf(
-        "lab.test=%s lab.reps=%u lab.bs=%llu lab.ra=%u lab.size=%llu lab.verify=%u "
-        "lab.direct=%u lab.qd=%u lab.count=%u lab.span=%llu lab.offset=%llu "
-        "lab.fs=%s lab.file=big_file%s%s%s%s lab.write_pct=%u lab.cpu_rounds=%u lab.kprofile=%u",
-        exp->test, exp->reps + exp->warmup, (unsigned long long)exp->block_size, exp->readahead,
-        (unsigned long long)size, exp->verify, exp->direct, exp->qd, exp->count,
-        (unsigned long long)exp->span, (unsigned long long)exp->offset, tree ? "ext3" : "ext2",
-        exp->readahead_list ? " lab.ra_list=" : "", exp->readahead_list ? exp->readahead_list : "",
-        load, tunables, exp->write_pct, exp->cpu_rounds, exp->kprofile);
-    free(load);
-    free(tunables);
-    return cmd;
+    struct agent_config c;
+    uint64_t sent = lab_experiment_agent_config(exp, &c);
+    char buf[LAB_PARAMS_MAX];
+    if (agent_params_format(&c, sent, buf, sizeof buf) < 0) {
+        /* Cannot be: every value is bounded well below the file's limit. */
+        lab_error("the agent's parameters of %s pass %d bytes", exp->name, LAB_PARAMS_MAX);
+        abort();
+    }
+    return lab_xstrdup(buf);
 }

@@ -67,9 +67,15 @@ void lab_experiment_free(struct lab_experiment *exp);
 /* Directory of the shipped experiments ($LAB_EXPERIMENTS or the build's). */
 const char *lab_experiments_dir(void);
 
-/* The agent's parameter words ("lab.test=seqread lab.reps=3 ..."); they
+/* The agent's parameter words ("lab.test=seqread lab.reps=3 ..."),
+ * generated from the agent's own key table (guest-agent/keys.c); they
  * travel in the boot image (lab_cell_agent_params), not on the kernel's
  * command line. */
 char *lab_experiment_cmdline(const struct lab_experiment *exp);
+/* What those words mean to the agent: its configuration c (defaults, then
+ * the experiment's values, each through the agent's parser) and the
+ * AGENT_KEY bits of the keys sent. */
+struct agent_config;
+uint64_t lab_experiment_agent_config(const struct lab_experiment *exp, struct agent_config *c);
 
 #endif

@@ -12,6 +12,7 @@ packages=(
     linux-image-amd64  # a host kernel for the libguestfs appliance that checks images
     ccache flex bison libelf-dev  # lab kernels build
     clang libclang-rt-14-dev  # make fuzz: libFuzzer and the sanitizer runtimes
+    universal-ctags  # tests/check-shape.sh: function lengths
 )
 # make check-cluster (CLUSTER=1): a single-node Slurm and GNU parallel over
 # ssh to fake hosts (network namespaces).

@@ -21,6 +21,9 @@ unit_home=$(mktemp -d /tmp/lab-units.XXXXXX)
 trap 'rm -rf "$unit_home"' EXIT
 saved_home=${LAB_HOME-}
 export LAB_HOME=$unit_home
+# The code's shape: no call cycle between the agent's files, no function
+# over 100 lines outside tests/ (tests/shape-allow.txt lists the old ones).
+run_one check-shape "$here/check-shape.sh"
 for t in "$build"/tests/test_*; do
     [ -x "$t" ] || continue
     run_one "$(basename "$t")" "$t"

@@ -14,12 +14,12 @@ FUZZ_NAMES   := proto experiment profile bzimage trace agent_cmdline
 # The code under test for each harness.
 FUZZ_COMMON := $(filter-out common/hash.c,$(wildcard common/*.c))
 FUZZ_SRC_proto         := host/proto.c $(FUZZ_COMMON)
-FUZZ_SRC_experiment    := host/experiment.c $(FUZZ_COMMON)
+FUZZ_SRC_experiment    := host/experiment.c $(FUZZ_COMMON) $(addprefix guest-agent/,keys.c cmdline.c fmt.c opts.c)
 FUZZ_SRC_profile       := host/hdd/profile.c host/hdd/model.c host/hdd/layout.c host/hdd/queue.c
 FUZZ_SRC_bzimage       := kernels/bzimage.c $(FUZZ_COMMON)
 FUZZ_SRC_trace         := host/trace.c $(FUZZ_COMMON) host/store.c
 FUZZ_LIBS_trace        := -lsqlite3 -lpthread # trace.c also reads a cell's window from the store
-FUZZ_SRC_agent_cmdline := $(addprefix guest-agent/,cmdline.c fmt.c opts.c parse.c)
+FUZZ_SRC_agent_cmdline := $(addprefix guest-agent/,cmdline.c keys.c fmt.c opts.c parse.c)
 
 FUZZ_BINS := $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 

@@ -111,12 +111,21 @@ static void test_all_keys(void **state)
     assert_true(c.timeout == 7);
 }
 
-static void test_last_wins_and_unknown_ignored(void **state)
+static void test_last_wins_and_unknown_refused(void **state)
 {
     struct agent_config c;
-    assert_int_equal(parse(&c, "lab.reps=2 lab.newkey=zz lab.reps=9 xlab.reps=4 lab.bs"), 0);
+    /* Words that are not lab.KEY=VALUE are not ours; a lab key the table
+     * does not have is refused, and named. */
+    assert_int_equal(parse(&c, "lab.reps=2 lab.reps=9 xlab.reps=4 lab.bs quiet"), 0);
     assert_true(c.reps == 9);
     assert_true(c.bs == 1048576);
+    assert_int_equal(c.unknown, 0);
+    assert_int_equal(parse(&c, "lab.reps=2 lab.newkey=zz lab.reps=9 lab.Reps=1 lab.bs=4096"), 2);
+    assert_true(c.reps == 9);
+    assert_true(c.bs == 4096);
+    assert_int_equal(c.unknown, 2);
+    assert_string_equal(c.unknown_key, "newkey");
+    assert_string_equal(c.err, "unknown key: lab.newkey");
     assert_int_equal(parse(&c, "lab.dev=sdb\tlab.dev=sdc"), 0);
     assert_string_equal(c.dev, "sdc");
 }
@@ -207,7 +216,7 @@ int main(void)
         cmocka_unit_test(test_block_keys),
         cmocka_unit_test(test_block_keys_rejected),
         cmocka_unit_test(test_randread_defaults),
-        cmocka_unit_test(test_last_wins_and_unknown_ignored),
+        cmocka_unit_test(test_last_wins_and_unknown_refused),
         cmocka_unit_test(test_no_quoting),
         cmocka_unit_test(test_non_numeric_rejected),
         cmocka_unit_test(test_ranges),
