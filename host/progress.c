@@ -253,8 +253,10 @@ static int update_slot(struct lab_progress *p, size_t slot)
     int64_t run = p->run;
     if (source[0] && source[0] != '/') /* a phase of the engine's own ("queued") */
         snprintf(phase, sizeof phase, "%.31s", source);
-    else
-        read_phase(phase_store(p, slot, source, &run), run, k, runs, phase, sizeof phase);
+    else {
+        struct lab_store *st = phase_store(p, slot, source, &run); /* sets run first */
+        read_phase(st, run, k, runs, phase, sizeof phase);
+    }
     pthread_mutex_lock(&p->lock);
     if (p->stopping || !sl->used || sl->cell != cell)
         return 0;
