@@ -29,6 +29,7 @@ void report_init(int fd);
 void report_mirror(int on); /* copy records to the console (fd 2); on by default */
 struct agent_line *report_start(const char *type);
 int report_send(void);   /* one write() per record; 0 or -errno */
+void report_hello(void); /* hello v= agent= uname= arch= */
 void report_drain(void); /* waits until a tty channel has sent everything */
 void report_log(const char *msg);
 void report_error(const char *msg, const char *test, int64_t rep);

@@ -6,20 +6,6 @@
 static char cmdline[4096];
 static char params[LAB_PARAMS_MAX + 1];
 
-static void hello(void)
-{
-    struct k_utsname u;
-    if (sys_uname(&u) < 0)
-        agent_cat(u.release, sizeof(u.release), 0, "unknown");
-    u.release[sizeof(u.release) - 1] = 0;
-    struct agent_line *l = report_start("hello");
-    agent_line_u64(l, "v", LAB_PROTO_VERSION);
-    agent_line_str(l, "agent", LAB_AGENT_VERSION);
-    agent_line_str(l, "uname", u.release);
-    agent_line_str(l, "arch", LAB_ARCH_NAME);
-    report_send();
-}
-
 /* A key the agent does not know means the host asked for something this
  * agent cannot do: an error record, and no test. */
 static void refuse_unknown(const struct agent_config *c)
@@ -85,7 +71,7 @@ int agent_main(int argc, char **argv, char **envp)
         finish();
     }
     report_init(fd);
-    hello();
+    report_hello();
     setup_report(&cfg);
     for (size_t i = 0; i < notes_count(); i++)
         report_log(notes_get(i));

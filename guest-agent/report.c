@@ -95,3 +95,18 @@ void report_error(const char *msg, const char *test, int64_t rep)
     }
     report_send();
 }
+
+/* The first record of every boot: protocol, agent version, kernel, arch. */
+void report_hello(void)
+{
+    struct k_utsname u;
+    if (sys_uname(&u) < 0)
+        agent_cat(u.release, sizeof(u.release), 0, "unknown");
+    u.release[sizeof(u.release) - 1] = 0;
+    struct agent_line *l = report_start("hello");
+    agent_line_u64(l, "v", LAB_PROTO_VERSION);
+    agent_line_str(l, "agent", LAB_AGENT_VERSION);
+    agent_line_str(l, "uname", u.release);
+    agent_line_str(l, "arch", LAB_ARCH_NAME);
+    report_send();
+}

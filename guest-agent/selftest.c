@@ -77,20 +77,6 @@ static void extra_name(char *out, size_t cap, unsigned i)
     agent_cat_u64(out, cap, at, i);
 }
 
-static void hello(void)
-{
-    struct k_utsname u;
-    if (sys_uname(&u) < 0)
-        agent_cat(u.release, sizeof(u.release), 0, "unknown");
-    u.release[sizeof(u.release) - 1] = 0;
-    struct agent_line *l = report_start("hello");
-    agent_line_u64(l, "v", LAB_PROTO_VERSION);
-    agent_line_str(l, "agent", LAB_AGENT_VERSION);
-    agent_line_str(l, "uname", u.release);
-    agent_line_str(l, "arch", LAB_ARCH_NAME);
-    report_send();
-}
-
 static void test_clock(void)
 {
     uint64_t t0 = sys_now_ns();
@@ -576,7 +562,7 @@ void selftest_main(int argc, char **argv)
 {
     report_init(1);
     report_mirror(0);
-    hello();
+    report_hello();
     if (argc < 3 || !argv[2][0]) {
         report_error("usage: lab-agent --selftest DIR", "selftest", -1);
         sys_exit(2);

@@ -1,7 +1,8 @@
 /* Statistical performance bisection (`lab bisect`): the metrics a step is
  * judged by, the good/bad decision of a step from repeated samples, the
- * choice of the next commit (git bisect's, with skips), and the bisection's
- * tables in the store. The decision and the picker are pure functions.
+ * choice of the next commit (git bisect's, with skips), the evidence table.
+ * All pure functions. The loop that uses them is host/bisectdriver.h; the
+ * stored rows are host/store_bisect.h.
  *
  * The decision rule (alpha = LAB_STATS_ALPHA, Welch's two-sided p):
  *   endpoints: they differ iff n_good, n_bad >= 2, p(good, bad) < alpha and
@@ -37,6 +38,8 @@ struct lab_sample;
  * lab_metric_value), by the names the bisection has always used. */
 const struct lab_metric *lab_metric_find(const char *name); /* lab_test_metric */
 const struct lab_metric *lab_metric_at(size_t i);           /* lab_test_metric_at */
+/* One line per metric for --help: name, unit, formula, which side is better. */
+void lab_metric_help(FILE *out);
 
 enum lab_bisect_verdict {
     LAB_BISECT_UNTESTED,
@@ -111,23 +114,13 @@ struct lab_bisect_pick {
  * nearest to the middle (lo + hi) / 2; on a tie, the older one. */
 struct lab_bisect_pick lab_bisect_pick_next(const enum lab_bisect_verdict *states, size_t n);
 
-/* The store's bisection tables (created if missing, in the store's file,
- * through their own connection). Rows are written as they come, so an
- * interrupted bisection keeps its steps. */
-struct lab_bisect_db;
-int lab_bisect_db_open(const char *store_path, struct lab_bisect_db **out);
-void lab_bisect_db_close(struct lab_bisect_db *db);
-
+/* A bisection's row in the store (host/store_bisect.h). */
 struct lab_bisect_row {
     int64_t run; /* the store run holding the cells */
     const char *command_line, *repo, *good, *bad, *experiment, *metric, *profile;
     double threshold_pct;
     unsigned reps, max_reps;
 };
-int64_t lab_bisect_db_begin(struct lab_bisect_db *db, const struct lab_bisect_row *r);
-/* status: "found", "ambiguous", "refused", "failed", "interrupted". */
-int lab_bisect_db_end(struct lab_bisect_db *db, int64_t id, const char *status,
-                      const char *first_bad, const char *subject, const char *message);
 
 /* One line of the evidence table. */
 struct lab_bisect_step {
@@ -144,9 +137,8 @@ struct lab_bisect_step {
     int64_t cells[16];
     size_t ncells;
 };
-int lab_bisect_db_add_step(struct lab_bisect_db *db, int64_t id, const struct lab_bisect_step *s);
 
-/* Reading back (`lab bisect --show`). */
+/* A stored bisection, read back (`lab bisect --show`). */
 struct lab_bisect_info {
     int64_t id, run;
     char command_line[1024], repo[512], good[64], bad[64], experiment[64], metric[16], profile[64],
@@ -154,12 +146,6 @@ struct lab_bisect_info {
     double threshold_pct;
     unsigned reps, max_reps;
 };
-/* id < 0: the newest. Steps in order (malloc'd array, *nsteps). 0, 1 if
- * there is no such bisection, -1 on error. */
-int lab_bisect_db_load(struct lab_bisect_db *db, int64_t id, struct lab_bisect_info *info,
-                       struct lab_bisect_step **steps, size_t *nsteps);
-/* One line per stored bisection. */
-int lab_bisect_db_list(struct lab_bisect_db *db, FILE *out);
 
 /* The evidence table: step, commit, subject, n, mean, 95% CI, verdict, p
  * vs good, p vs bad, Cohen's d vs good. */

@@ -27,6 +27,7 @@
 #include "host/vm.h"
 #include "host/rt.h"
 #include "host/contention.h"
+#include "host/timing.h"
 #include "host/testdef.h"
 
 #include <errno.h>
@@ -67,6 +68,7 @@ struct cell_run {
     char *stats;   /* the hdd filter's overrun counters, or NULL */
     struct lab_contention cont;
     struct lab_contention_snap snap_begin[MAX_REPS];
+    struct lab_timing timing; /* where the cell's time goes (host/timing.h) */
 };
 
 const char *lab_cell_status_name(enum lab_cell_status s)
@@ -500,6 +502,7 @@ static int prepare_disks(struct cell_run *c)
         fail(c, LAB_CELL_FAILED, "cannot build the data disk");
         goto out;
     }
+    lab_timing_mark(&c->timing, LAB_MARK_IMAGES);
     if (start_disk(c, 0, disk) < 0)
         goto out;
     if (p->second_disk) {
@@ -512,6 +515,7 @@ static int prepare_disks(struct cell_run *c)
             goto out;
         }
     }
+    lab_timing_mark(&c->timing, LAB_MARK_DISKS);
     rc = 0;
 out:
     free(disk);
@@ -666,6 +670,9 @@ static void teardown(struct cell_run *c, virDomainPtr dom)
     }
     lab_rm_rf(c->dir);
     res->total_ns = lab_now_ns() - c->t0;
+    lab_timing_mark(&c->timing, LAB_MARK_END);
+    lab_timing_finish(&c->timing, c->env->store, c->cell_id, res->hello_ns, c->spec->exp->reps,
+                      c->spec->exp->warmup);
     if (c->env->store && c->cell_id > 0)
         lab_store_cell_end(c->env->store, c->cell_id, lab_cell_status_name(res->status),
                            res->status == LAB_CELL_OK ? NULL : res->reason);
@@ -692,6 +699,7 @@ static int cell_run(const struct lab_cell_env *env, const struct lab_cell_spec *
 
     memset(res, 0, sizeof *res);
     c->t0 = lab_now_ns();
+    lab_timing_mark(&c->timing, LAB_MARK_START);
     c->env = env;
     c->spec = spec;
     c->res = res;
@@ -718,14 +726,17 @@ static int cell_run(const struct lab_cell_env *env, const struct lab_cell_spec *
         fail(c, LAB_CELL_INTERRUPTED, "interrupted");
         goto teardown;
     }
+    lab_timing_boot(&c->timing, c->dir, c->console);
     c->start_ns = lab_now_ns();
     dom = lab_vm_start(env->conn, xml);
     if (!dom) {
         fail(c, LAB_CELL_FAILED, "libvirt could not start the guest: %s", lab_vm_last_error());
         goto teardown;
     }
+    lab_timing_mark(&c->timing, LAB_MARK_DOMAIN);
     attach_qemu(c);
     measure(c, dom);
+    lab_timing_mark(&c->timing, LAB_MARK_AGENT_END);
     if (c->bye && res->status == LAB_CELL_OK && !spec->hello_only)
         wait_poweroff(dom);
     else if (!c->bye && res->status == LAB_CELL_OK)

@@ -34,6 +34,16 @@ char *lab_cell_agent_params(const struct lab_era *era, const struct lab_bus *bus
     return params;
 }
 
+/* The console's log level: 4 (warnings and worse) keeps the serial console
+ * short; LAB_KERNEL_LOGLEVEL=7 (0..8) prints the kernel's boot, whose printk
+ * times split a cell's boot into firmware, decompression and kernel init
+ * (host/timing.h; `make bench` takes its breakdown boots so). */
+static unsigned console_loglevel(void)
+{
+    const char *env = getenv("LAB_KERNEL_LOGLEVEL");
+    return env && env[0] >= '0' && env[0] <= '8' && !env[1] ? (unsigned)(env[0] - '0') : 4;
+}
+
 /* Only what the kernel itself reads: the agent's parameters are a file in
  * the boot image (lab_cell_agent_params), so the line fits every era's
  * COMMAND_LINE_SIZE (256 bytes before 2.6.24, where longer lines are cut
@@ -55,9 +65,14 @@ static char *kernel_cmdline(const struct lab_era *era, const struct lab_experime
         snprintf(root, sizeof root, " root=/dev/ram0 rw init=/init ramdisk_size=%d",
                  LAB_INITRD_KIB);
     const char *noapic = era->version < LAB_KV(3, 0, 0) ? " noapic" : "";
+    /* From 3.0 (the IO-APIC in use): printk times on the console, which
+     * date the kernel's own boot on the host clock (host/timing.h), and no
+     * IO-APIC timer check, which under TCG on a loaded host panics ("IO-APIC
+     * + timer doesn't work!", seen here at load 20 with 6.1 and 6.12). */
+    const char *modern = era->version >= LAB_KV(3, 0, 0) ? " printk.time=1 no_timer_check" : "";
     const char *prof = exp->kprofile ? " profile=2" : "";
-    return lab_asprintf("console=ttyS0 panic=1 loglevel=4%s%s%s%s%s", root, noapic, prof,
-                        sched.boot_param[0] ? " " : "", sched.boot_param);
+    return lab_asprintf("console=ttyS0 panic=1 loglevel=%u%s%s%s%s%s%s", console_loglevel(), root,
+                        noapic, modern, prof, sched.boot_param[0] ? " " : "", sched.boot_param);
 }
 
 /* QEMU 7.2's pc (pc-i440fx-7.2) reserves e820 space at 0xfd00000000, and
@@ -88,6 +103,20 @@ static unsigned memory_mib(const struct lab_era *era, const struct lab_profile *
     return want;
 }
 
+/* The firmware: qboot, which Debian's QEMU ships beside SeaBIOS, boots a
+ * kernel straight from fw_cfg without SeaBIOS's device scan (README:
+ * "Fast cells"), for the kernels it was checked with (6.x on every bus).
+ * 2.x kernels keep SeaBIOS: under qboot 2.4.22 hangs calibrating its delay
+ * loop (no timer interrupt) and 2.6.12-rc2 prints nothing. LAB_FIRMWARE=
+ * seabios keeps QEMU's default for every kernel. */
+static const char *firmware(const struct lab_era *era)
+{
+    const char *want = getenv("LAB_FIRMWARE");
+    if ((want && strcmp(want, "seabios") == 0) || LAB_KV_MAJOR(era->version) < 6)
+        return NULL;
+    return LAB_QBOOT_ROM;
+}
+
 char *lab_cell_domain(const struct lab_era *era, const struct lab_bus *bus,
                       enum lab_channel_kind channel, const struct lab_profile *profile,
                       const struct lab_experiment *exp, const char *virt_type,
@@ -101,6 +130,7 @@ char *lab_cell_domain(const struct lab_era *era, const struct lab_bus *bus,
         .machine = machine_for(era, bus),
         .memory_mib = memory_mib(era, profile),
         .vcpus = 1,
+        .firmware = firmware(era),
         .kernel = paths->kernel,
         .initrd = paths->initrd,
         .cmdline = cmdline,

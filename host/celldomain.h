@@ -9,6 +9,9 @@
 #include "host/experiment.h"
 #include "host/profile.h"
 
+/* Debian's qboot (package qemu-system-data). */
+#define LAB_QBOOT_ROM "/usr/share/qemu/qboot.rom"
+
 /* Files and sockets of one cell on the host. */
 struct lab_cell_paths {
     const char *name;

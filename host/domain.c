@@ -146,7 +146,8 @@ static int write_cputune(xmlTextWriterPtr w, const struct lab_domain_spec *s)
     W(xmlTextWriterStartElement(w, X("cputune")));
     W(empty_elem(w, "vcpusched",
                  (const char *[]){"vcpus", vcpus, "scheduler", "fifo", "priority", prio, NULL}));
-    W(empty_elem(w, "emulatorsched", (const char *[]){"scheduler", "fifo", "priority", prio, NULL}));
+    W(empty_elem(w, "emulatorsched",
+                 (const char *[]){"scheduler", "fifo", "priority", prio, NULL}));
     W(xmlTextWriterEndElement(w));
     return 0;
 fail:
@@ -183,6 +184,13 @@ char *lab_domain_xml(const struct lab_domain_spec *s)
     W(attr(w, "machine", s->machine));
     W(xmlTextWriterWriteString(w, X("hvm")));
     W(xmlTextWriterEndElement(w));
+    if (s->firmware) { /* QEMU's -bios */
+        W(xmlTextWriterStartElement(w, X("loader")));
+        W(attr(w, "readonly", "yes"));
+        W(attr(w, "type", "rom"));
+        W(xmlTextWriterWriteString(w, X(s->firmware)));
+        W(xmlTextWriterEndElement(w));
+    }
     W(elem_text(w, "kernel", s->kernel));
     if (s->initrd)
         W(elem_text(w, "initrd", s->initrd));

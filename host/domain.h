@@ -29,6 +29,7 @@ struct lab_domain_spec {
     const char *machine;   /* "pc" */
     unsigned memory_mib;
     unsigned vcpus;
+    const char *firmware; /* the BIOS ROM (-bios: qboot), NULL = QEMU's default (SeaBIOS) */
     const char *kernel;
     const char *initrd;
     const char *cmdline;

@@ -3,6 +3,7 @@
  * the run model (as the table's), the trace files and the bisection table. */
 #include "host/html.h"
 #include "host/bisect.h"
+#include "host/store_bisect.h"
 #include "host/report.h"
 #include "host/runmodel.h"
 #include "host/store.h"
@@ -34,7 +35,6 @@ static const char css[] =
 struct page {
     FILE *f;
     struct lab_store *st;
-    struct lab_bisect_db *bdb; /* NULL when the store has no bisection tables */
     int figures;
 };
 
@@ -382,17 +382,17 @@ static void traces(struct page *p, int64_t run)
 /* ---- a bisection's steps ---- */
 
 /* The bisection recorded in this run, or 1 if none. */
-static int find_bisection(struct lab_bisect_db *db, int64_t run, struct lab_bisect_info *info,
+static int find_bisection(struct lab_store *st, int64_t run, struct lab_bisect_info *info,
                           struct lab_bisect_step **steps, size_t *n)
 {
     struct lab_bisect_info newest;
     struct lab_bisect_step *s;
     size_t ns;
-    if (!db || lab_bisect_db_load(db, -1, &newest, &s, &ns) != 0)
+    if (lab_store_bisect_load(st, -1, &newest, &s, &ns) != 0)
         return 1;
     free(s);
     for (int64_t id = newest.id; id > 0; id--) {
-        if (lab_bisect_db_load(db, id, info, steps, n) != 0)
+        if (lab_store_bisect_load(st, id, info, steps, n) != 0)
             continue;
         if (info->run == run)
             return 0;
@@ -411,7 +411,7 @@ static void bisection(struct page *p, int64_t run)
     struct lab_bisect_info info;
     struct lab_bisect_step *st;
     size_t n;
-    if (find_bisection(p->bdb, run, &info, &st, &n) != 0)
+    if (find_bisection(p->st, run, &info, &st, &n) != 0)
         return;
     char(*labels)[48] = lab_xcalloc(n + 1, sizeof *labels);
     const char **cats = lab_xcalloc(n + 1, sizeof *cats);
@@ -531,8 +531,6 @@ int lab_html_report(const char *store_path, const int64_t *runs, size_t nruns, c
     int rc = -1;
     if (lab_mkdir_p(dir, 0755) < 0 || lab_store_open(store_path, &p.st) < 0)
         goto out;
-    if (lab_bisect_db_open(store_path, &p.bdb) < 0)
-        p.bdb = NULL;
     if (!(p.f = fopen(path, "w"))) {
         lab_error("cannot write %s", path);
         goto out;
@@ -552,7 +550,6 @@ int lab_html_report(const char *store_path, const int64_t *runs, size_t nruns, c
 out:
     if (p.f && fclose(p.f) != 0 && rc >= 0)
         rc = lab_error("cannot write %s", path);
-    lab_bisect_db_close(p.bdb);
     lab_store_close(p.st);
     free(path);
     return rc;

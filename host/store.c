@@ -2,6 +2,7 @@
  * (autocommit) in WAL mode with synchronous=NORMAL: a committed row survives a
  * crash or Ctrl-C of lab; only a power loss may lose the last commits. */
 #include "host/store.h"
+#include "host/store_impl.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -65,13 +66,44 @@ static const char schema_sql[] =
     "  line TEXT NOT NULL);"
     "CREATE INDEX records_cell ON records(cell);";
 
+/* Where a cell's time went (host/timing.h): one row per phase, in order;
+ * ns NULL where the phase could not be measured (note says why). Also made
+ * on every open when missing: a file another branch of the lab took to
+ * schema 3 with its own tables must still take the phases. */
+#define CELL_PHASES_SQL                                                                            \
+    "CREATE TABLE IF NOT EXISTS cell_phases ("                                                     \
+    "  cell INTEGER NOT NULL REFERENCES cells(id) ON DELETE CASCADE,"                              \
+    "  seq INTEGER NOT NULL,"                                                                      \
+    "  phase TEXT NOT NULL,"                                                                       \
+    "  ns INTEGER,"                                                                                \
+    "  note TEXT,"                                                                                 \
+    "  PRIMARY KEY (cell, phase));"
+
 /* migrations[v] takes a version-v file to v + 1; schema_sql is version 1. */
 static const char *const migrations[LAB_STORE_SCHEMA_VERSION] = {
     [1] = "ALTER TABLE runs ADD COLUMN pid INTEGER;"        /* whose lab process the run is */
           "ALTER TABLE runs ADD COLUMN pid_start INTEGER;", /* its start time, against reuse */
+    /* The bisection tables (host/store_bisect.c). A file of schema 2 may
+     * hold them already: `lab bisect` used to create them itself. */
+    [2] = "CREATE TABLE IF NOT EXISTS bisect ("
+          " id INTEGER PRIMARY KEY, run INTEGER REFERENCES runs(id), command_line TEXT,"
+          " repo TEXT, good TEXT, bad TEXT, experiment TEXT, metric TEXT, profile TEXT,"
+          " threshold_pct REAL, reps INTEGER, max_reps INTEGER, status TEXT NOT NULL,"
+          " first_bad TEXT, first_bad_subject TEXT, message TEXT,"
+          " started_wall_ns INTEGER, ended_wall_ns INTEGER);"
+          "CREATE TABLE IF NOT EXISTS bisect_steps ("
+          " id INTEGER PRIMARY KEY, bisect INTEGER NOT NULL REFERENCES bisect(id),"
+          " step INTEGER NOT NULL, role TEXT NOT NULL, commit_hash TEXT NOT NULL, subject TEXT,"
+          " kernel TEXT, verdict TEXT NOT NULL, n INTEGER NOT NULL, mean REAL, ci_lo REAL,"
+          " ci_hi REAL, stddev REAL, p_good REAL, p_bad REAL, d_good REAL, d_bad REAL,"
+          " reason TEXT);"
+          "CREATE TABLE IF NOT EXISTS bisect_step_cells ("
+          " step INTEGER NOT NULL REFERENCES bisect_steps(id),"
+          " cell INTEGER NOT NULL REFERENCES cells(id));",
+    [3] = CELL_PHASES_SQL,
     /* A cell imported from a result bundle (host/bundle.h): its key and
      * attempt, imported once, and the host it ran on. */
-    [2] = "ALTER TABLE cells ADD COLUMN cell_key TEXT;"
+    [4] = "ALTER TABLE cells ADD COLUMN cell_key TEXT;"
           "ALTER TABLE cells ADD COLUMN attempt INTEGER;"
           "ALTER TABLE cells ADD COLUMN host TEXT;"
           "CREATE UNIQUE INDEX cells_key_attempt ON cells(cell_key, attempt);",
@@ -89,6 +121,7 @@ enum {
     S_LAST_RUN,
     S_RUN_ABANDON,
     S_CELLS_ABANDON,
+    S_ADD_PHASE,
     S_COUNT
 };
 
@@ -111,6 +144,10 @@ static const char *const stmt_sql[S_COUNT] = {
                       "WHERE id = ?1 AND status = 'running'",
     [S_CELLS_ABANDON] = "UPDATE cells SET status = 'abandoned', reason = ?2, ended_wall_ns = ?3 "
                         "WHERE run = ?1 AND status = 'running'",
+    [S_ADD_PHASE] =
+        "INSERT INTO cell_phases (cell, seq, phase, ns, note) VALUES (?1, ?2, ?3, ?4, ?5) "
+        "ON CONFLICT (cell, phase) DO UPDATE SET seq = excluded.seq, ns = excluded.ns, "
+        "note = excluded.note",
 };
 
 struct lab_store {
@@ -173,6 +210,8 @@ static int setup_schema(struct lab_store *st)
     for (int i = v ? v : 1; i < LAB_STORE_SCHEMA_VERSION; i++)
         if (exec(st, migrations[i]) < 0)
             goto fail;
+    if (exec(st, CELL_PHASES_SQL) < 0)
+        goto fail;
     if (v != LAB_STORE_SCHEMA_VERSION) {
         char sql[64];
         snprintf(sql, sizeof sql, "PRAGMA user_version = %d", LAB_STORE_SCHEMA_VERSION);
@@ -548,6 +587,44 @@ int lab_store_foreach_fact(struct lab_store *st, int64_t cell,
     return finish_iter(st, s, rc, cb_rc, "list cell facts");
 }
 
+int lab_store_add_phase(struct lab_store *st, int64_t cell, int seq, const char *phase, int64_t ns,
+                        const char *note)
+{
+    if (!phase)
+        return lab_error("result store %s: cell phase without a name", st->path);
+    sqlite3_stmt *s = get(st, S_ADD_PHASE);
+    sqlite3_bind_int64(s, 1, cell);
+    sqlite3_bind_int(s, 2, seq);
+    bind_text(s, 3, phase);
+    if (ns >= 0)
+        sqlite3_bind_int64(s, 4, ns);
+    else
+        sqlite3_bind_null(s, 4);
+    bind_text(s, 5, note);
+    int rc = step_write(st, s, "add cell phase", cell, 0);
+    put(st, s);
+    return rc;
+}
+
+int lab_store_foreach_phase(struct lab_store *st, int64_t cell,
+                            int (*cb)(int seq, const char *phase, int64_t ns, const char *note,
+                                      void *),
+                            void *ctx)
+{
+    sqlite3_stmt *s = prepare_iter(
+        st, "SELECT seq, phase, ns, note FROM cell_phases WHERE cell = ?1 ORDER BY seq, phase");
+    if (!s)
+        return -1;
+    sqlite3_bind_int64(s, 1, cell);
+    int rc, cb_rc = 0;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        int64_t ns = sqlite3_column_type(s, 2) == SQLITE_NULL ? -1 : sqlite3_column_int64(s, 2);
+        if ((cb_rc = cb(sqlite3_column_int(s, 0), col_text(s, 1), ns, col_text(s, 3), ctx)) != 0)
+            break;
+    }
+    return finish_iter(st, s, rc, cb_rc, "list cell phases");
+}
+
 int lab_store_foreach_record(struct lab_store *st, int64_t cell,
                              int (*cb)(int64_t host_ns, const char *line, void *), void *ctx)
 {
@@ -848,4 +925,32 @@ out:
     pthread_mutex_unlock(&st->lock);
     free(uri);
     return rc;
+}
+
+/* ---- for the tables kept in other files (host/store_impl.h) ---- */
+
+sqlite3 *lab_store_lock(struct lab_store *st)
+{
+    pthread_mutex_lock(&st->lock);
+    return st->db;
+}
+
+void lab_store_unlock(struct lab_store *st)
+{
+    pthread_mutex_unlock(&st->lock);
+}
+
+int lab_store_step_write(struct lab_store *st, sqlite3_stmt *s, const char *what)
+{
+    return step_write(st, s, what, 0, 0);
+}
+
+void lab_store_bind_text(sqlite3_stmt *s, int i, const char *v)
+{
+    bind_text(s, i, v);
+}
+
+int lab_store_sql_error(struct lab_store *st, const char *what)
+{
+    return db_error(st, what);
 }

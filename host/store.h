@@ -1,6 +1,7 @@
 /* The result store: one SQLite file holding runs, their cells, every sample
- * and every raw agent line. Durable as it goes: each call commits on its own
- * (WAL mode), so an interrupted run keeps everything measured until then.
+ * and every raw agent line, and the bisections (host/store_bisect.h).
+ * Durable as it goes: each call commits on its own (WAL mode), so an
+ * interrupted run keeps everything measured until then.
  *
  * Errors are reported with lab_error (including sqlite3_errmsg) and returned
  * as -1 (or NULL). A store may be used from several threads: calls are
@@ -11,7 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LAB_STORE_SCHEMA_VERSION 3 /* 2: runs.pid, runs.pid_start; 3: cells.cell_key, attempt, host */
+#define LAB_STORE_SCHEMA_VERSION                                                                   \
+    5 /* 2: runs.pid, runs.pid_start; 3: the bisection tables; 4: cell_phases;                   \
+         5: cells.cell_key, attempt, host (result bundles) */
 
 struct lab_store;
 
@@ -82,6 +85,17 @@ int lab_store_foreach_fact(struct lab_store *st, int64_t cell,
                            int (*cb)(const char *key, const char *value, void *), void *ctx);
 int lab_store_foreach_sample(struct lab_store *st, int64_t cell,
                              int (*cb)(const struct lab_sample *, void *), void *ctx);
+
+/* Where a cell's time went (host/timing.h): phase `seq` (its order), its
+ * duration in ns, or ns < 0 for a phase that could not be measured, and a
+ * note (may be NULL). Setting a phase again replaces it. A cell stored
+ * before schema 4 has no phases: foreach_phase finds none. */
+int lab_store_add_phase(struct lab_store *st, int64_t cell, int seq, const char *phase, int64_t ns,
+                        const char *note);
+int lab_store_foreach_phase(struct lab_store *st, int64_t cell,
+                            int (*cb)(int seq, const char *phase, int64_t ns, const char *note,
+                                      void *),
+                            void *ctx);
 
 /* The agent's raw lines of a cell, as received. */
 int lab_store_foreach_record(struct lab_store *st, int64_t cell,

@@ -27,31 +27,86 @@ static const char *strip_prefix(const char *opt)
     return strncmp(opt, "CONFIG_", 7) == 0 ? opt + 7 : opt;
 }
 
+/* Options are kept sorted by name (lab_kconfig_parse sorts once), so a
+ * lookup is a binary search: a Debian .config has ~10000 lines, and a
+ * cell's checks read it several times (a linear search per line made each
+ * parse take about 0.3 s). */
+static int cmp_name(const char *name, size_t n, const char *opt)
+{
+    int c = strncmp(name, opt, n);
+    return c ? c : opt[n] ? -1 : 0;
+}
+
 static struct lab_kconfig_opt *find(const struct lab_kconfig *cfg, const char *name, size_t n)
 {
-    for (size_t i = 0; i < cfg->n; i++)
-        if (strlen(cfg->opts[i].name) == n && strncmp(cfg->opts[i].name, name, n) == 0)
-            return &cfg->opts[i];
+    size_t lo = 0, hi = cfg->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = cmp_name(name, n, cfg->opts[mid].name);
+        if (c == 0)
+            return &cfg->opts[mid];
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
     return NULL;
 }
 
-static void set(struct lab_kconfig *cfg, const char *name, size_t nlen, const char *val,
-                size_t vlen)
+/* Appends (parse sorts and drops the earlier of two assignments after). */
+static void set(struct lab_kconfig *cfg, size_t *cap, const char *name, size_t nlen,
+                const char *val, size_t vlen)
 {
-    struct lab_kconfig_opt *o = find(cfg, name, nlen);
-    if (!o) {
-        struct lab_kconfig_opt *p = realloc(cfg->opts, (cfg->n + 1) * sizeof *p);
+    if (cfg->n == *cap) {
+        *cap = *cap ? 2 * *cap : 256;
+        struct lab_kconfig_opt *p = realloc(cfg->opts, *cap * sizeof *p);
         if (!p)
             abort();
         cfg->opts = p;
-        o = &cfg->opts[cfg->n++];
-        o->name = strndup(name, nlen);
-        o->value = NULL;
     }
-    free(o->value);
+    struct lab_kconfig_opt *o = &cfg->opts[cfg->n++];
+    o->name = strndup(name, nlen);
     o->value = strndup(val, vlen);
     if (!o->name || !o->value)
         abort();
+}
+
+/* By name, then by line (the pointers' order is not the lines'): the index
+ * travels in a side array. */
+struct ranked {
+    struct lab_kconfig_opt opt;
+    size_t line;
+};
+
+static int cmp_ranked(const void *a, const void *b)
+{
+    const struct ranked *x = a, *y = b;
+    int c = strcmp(x->opt.name, y->opt.name);
+    return c ? c : x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* Sorts by name; of two assignments to one option the later line wins. */
+static void sort_and_merge(struct lab_kconfig *cfg)
+{
+    if (cfg->n < 2)
+        return;
+    struct ranked *r = malloc(cfg->n * sizeof *r);
+    if (!r)
+        abort();
+    for (size_t i = 0; i < cfg->n; i++)
+        r[i] = (struct ranked){cfg->opts[i], i};
+    qsort(r, cfg->n, sizeof *r, cmp_ranked);
+    size_t out = 0;
+    for (size_t i = 0; i < cfg->n; i++) {
+        if (i + 1 < cfg->n && strcmp(r[i].opt.name, r[i + 1].opt.name) == 0) {
+            free(r[i].opt.name); /* a later line sets it again */
+            free(r[i].opt.value);
+            continue;
+        }
+        cfg->opts[out++] = r[i].opt;
+    }
+    cfg->n = out;
+    free(r);
 }
 
 static int is_name_char(char c)
@@ -62,6 +117,7 @@ static int is_name_char(char c)
 int lab_kconfig_parse(const char *text, struct lab_kconfig *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
+    size_t cap = 0;
     int lineno = 0;
     for (const char *line = text; line && *line;) {
         const char *end = strchr(line, '\n');
@@ -75,7 +131,7 @@ int lab_kconfig_parse(const char *text, struct lab_kconfig *out, char *err, size
             while (n < len - 9 && is_name_char(name[n]))
                 n++;
             if (9 + n + 11 == len && strncmp(name + n, " is not set", 11) == 0)
-                set(out, name, n, "n", 1);
+                set(out, &cap, name, n, "n", 1);
         } else if (len > 7 && strncmp(line, "CONFIG_", 7) == 0) {
             const char *name = line + 7;
             size_t n = 0;
@@ -94,10 +150,11 @@ int lab_kconfig_parse(const char *text, struct lab_kconfig *out, char *err, size
                 v++;
                 vlen -= 2;
             }
-            set(out, name, n, v, vlen);
+            set(out, &cap, name, n, v, vlen);
         }
         line = end ? end + 1 : NULL;
     }
+    sort_and_merge(out);
     return 0;
 }
 

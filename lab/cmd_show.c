@@ -6,6 +6,7 @@
 #include "host/store.h"
 #include "common/msg.h"
 #include "common/str.h"
+#include "host/timing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,15 +63,18 @@ static int64_t pick_run(struct lab_store *st, const char *arg)
 int cmd_show(int argc, char **argv)
 {
     const char *arg = NULL, *format = "text";
+    int timing = 0;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--format") == 0 && i + 1 < argc)
+        if (strcmp(argv[i], "--timing") == 0)
+            timing = 1;
+        else if (strcmp(argv[i], "--format") == 0 && i + 1 < argc)
             format = argv[++i];
         else if (strncmp(argv[i], "--format=", 9) == 0)
             format = argv[i] + 9;
         else if (argv[i][0] != '-' && !arg)
             arg = argv[i];
         else {
-            lab_error("usage: lab show [RUN] [--format text|json]");
+            lab_error("usage: lab show [RUN] [--format text|json] [--timing]");
             return 2;
         }
     }
@@ -85,6 +89,8 @@ int cmd_show(int argc, char **argv)
     int rc;
     if (run < 0)
         rc = arg ? 2 : 1; /* a bad number, or an empty store */
+    else if (timing)      /* where each cell's time went (host/timing.h) */
+        rc = lab_timing_report(stdout, st, run) < 0 ? 1 : 0;
     else if (strcmp(format, "json") == 0)
         rc = lab_json_write(st, run, "-") < 0 ? 1 : 0;
     else

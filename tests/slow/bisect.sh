@@ -25,7 +25,8 @@ secs=$(( $(date +%s) - start ))
 grep '^lab: bisect' "$tmp/err"
 cat "$out"
 echo "(lab bisect took $secs s)"
-check "lab bisect exits 0 (got $rc)" test $rc -eq 0 || tail -20 "$tmp/err"
+check "lab bisect exits 0 (got $rc)" test $rc -eq 0
+[ $rc -eq 0 ] || tail -20 "$tmp/err"  # check itself succeeds: say why here
 check "it names the injected commit first bad" \
     grep -qxF "first bad commit: $want $injected" "$out"
 check "the evidence table is printed" grep -q '^step  commit .*verdict .*p good .*p bad' "$out"

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "host/bisect.h"
 #include "host/store.h"
 
 /* seqread on 6.1.0-47 and 6.12.113, one warm-up + 3 runs each (times in
@@ -93,6 +94,24 @@ static inline int64_t fixture_sweep(struct lab_store *st)
     }
     lab_store_run_end(st, run, "ok");
     return run;
+}
+
+/* A bisection of seqread by mbps over /r from g to b, as lab bisect stores
+ * it (5 runs per step, up to 20), in `run` on `profile`. */
+static inline struct lab_bisect_row fixture_bisect_row(int64_t run, const char *profile)
+{
+    struct lab_bisect_row row = {.run = run,
+                                 .command_line = "lab bisect",
+                                 .repo = "/r",
+                                 .good = "g",
+                                 .bad = "b",
+                                 .experiment = "seqread",
+                                 .metric = "mbps",
+                                 .profile = profile,
+                                 .threshold_pct = 5,
+                                 .reps = 5,
+                                 .max_reps = 20};
+    return row;
 }
 
 #endif

@@ -15,6 +15,8 @@
 
 #include "host/bisect.h"
 #include "host/store.h"
+#include "host/store_bisect.h"
+#include "tests/unit/fixture.h"
 
 #define N(x) (sizeof(x) / sizeof((x)[0]))
 
@@ -338,20 +340,10 @@ static void test_db_roundtrip(void **state)
     assert_int_equal(lab_store_open(path, &st), 0);
     int64_t run = lab_store_run_begin(st, "lab bisect ...", "seqread", "pata-2003");
     int64_t cell = lab_store_cell_begin(st, run, "build-abc", "seqread", NULL);
-    struct lab_bisect_db *db;
-    assert_int_equal(lab_bisect_db_open(path, &db), 0);
-    struct lab_bisect_row row = {.run = run,
-                                 .command_line = "lab bisect ...",
-                                 .repo = "/r",
-                                 .good = "aaaa",
-                                 .bad = "bbbb",
-                                 .experiment = "seqread",
-                                 .metric = "mbps",
-                                 .profile = "pata-2003",
-                                 .threshold_pct = 5,
-                                 .reps = 5,
-                                 .max_reps = 20};
-    int64_t id = lab_bisect_db_begin(db, &row);
+    struct lab_bisect_row row = fixture_bisect_row(run, "pata-2003");
+    row.good = "aaaa";
+    row.bad = "bbbb";
+    int64_t id = lab_store_bisect_begin(st, &row);
     assert_true(id > 0);
     struct lab_bisect_step s = {.step = 1,
                                 .verdict = LAB_BISECT_BAD,
@@ -365,13 +357,13 @@ static void test_db_roundtrip(void **state)
     strcpy(s.subject, "block: something");
     s.cells[0] = cell;
     lab_summarize(like_bad, N(like_bad), &s.sum);
-    assert_int_equal(lab_bisect_db_add_step(db, id, &s), 0);
-    assert_int_equal(lab_bisect_db_end(db, id, "found", "cccc", "block: something", "ok"), 0);
+    assert_int_equal(lab_store_bisect_add_step(st, id, &s), 0);
+    assert_int_equal(lab_store_bisect_end(st, id, "found", "cccc", "block: something", "ok"), 0);
 
     struct lab_bisect_info info;
     struct lab_bisect_step *steps;
     size_t n;
-    assert_int_equal(lab_bisect_db_load(db, -1, &info, &steps, &n), 0);
+    assert_int_equal(lab_store_bisect_load(st, -1, &info, &steps, &n), 0);
     assert_int_equal(info.id, id);
     assert_string_equal(info.status, "found");
     assert_string_equal(info.first_bad, "cccc");
@@ -389,8 +381,7 @@ static void test_db_roundtrip(void **state)
     assert_non_null(strstr(buf, "bad"));
     free(buf);
     free(steps);
-    assert_int_equal(lab_bisect_db_load(db, id + 1, &info, &steps, &n), 1);
-    lab_bisect_db_close(db);
+    assert_int_equal(lab_store_bisect_load(st, id + 1, &info, &steps, &n), 1);
     lab_store_close(st);
     unlink(path);
     char *wal = NULL;

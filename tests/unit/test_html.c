@@ -15,6 +15,7 @@
 #include "tests/unit/fixture.h"
 #include "host/html.h"
 #include "host/store.h"
+#include "host/store_bisect.h"
 #include "common/file.h"
 #include "common/str.h"
 
@@ -47,20 +48,10 @@ static void add_traces(struct lab_store *st, int64_t run)
 
 static void add_bisection(const char *store_path, int64_t run)
 {
-    struct lab_bisect_db *db;
-    assert_int_equal(lab_bisect_db_open(store_path, &db), 0);
-    struct lab_bisect_row row = {.run = run,
-                                 .command_line = "lab bisect",
-                                 .repo = "/r",
-                                 .good = "g",
-                                 .bad = "b",
-                                 .experiment = "seqread",
-                                 .metric = "mbps",
-                                 .profile = "fast",
-                                 .threshold_pct = 5,
-                                 .reps = 5,
-                                 .max_reps = 20};
-    int64_t id = lab_bisect_db_begin(db, &row);
+    struct lab_store *db;
+    assert_int_equal(lab_store_open(store_path, &db), 0);
+    struct lab_bisect_row row = fixture_bisect_row(run, "fast");
+    int64_t id = lab_store_bisect_begin(db, &row);
     static const char *const roles[] = {"good", "bad", "step"};
     for (int i = 0; i < 3; i++) {
         struct lab_bisect_step s = {
@@ -70,10 +61,10 @@ static void add_bisection(const char *store_path, int64_t run)
         snprintf(s.subject, sizeof s.subject, "commit <%d>", i);
         s.verdict = i == 1 ? LAB_BISECT_BAD : LAB_BISECT_GOOD;
         s.sum = (struct lab_summary){.n = 5, .mean = i == 1 ? 28 : 55, .ci_lo = 50, .ci_hi = 58};
-        lab_bisect_db_add_step(db, id, &s);
+        lab_store_bisect_add_step(db, id, &s);
     }
-    lab_bisect_db_end(db, id, "found", "0", "commit", "");
-    lab_bisect_db_close(db);
+    lab_store_bisect_end(db, id, "found", "0", "commit", "");
+    lab_store_close(db);
 }
 
 static void test_report(void **state)

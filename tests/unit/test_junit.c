@@ -14,6 +14,7 @@
 #include "tests/unit/fixture.h"
 #include "host/junit.h"
 #include "host/store.h"
+#include "host/store_bisect.h"
 #include "common/file.h"
 #include "common/str.h"
 
@@ -138,40 +139,27 @@ static void test_bisect(void **state)
 static void test_bisect_stored(void **state)
 {
     char *db = lab_asprintf("%s/bisect.db", dir), *xml = lab_asprintf("%s/stored.xml", dir);
-    struct lab_bisect_db *bdb;
     struct lab_store *st;
     assert_int_equal(lab_store_open(db, &st), 0); /* the bisection's run lives in the store */
     int64_t run = lab_store_run_begin(st, "lab bisect", "seqread", "pata-2003");
-    lab_store_close(st);
-    assert_int_equal(lab_bisect_db_open(db, &bdb), 0);
-    struct lab_bisect_row row = {.run = run,
-                                 .command_line = "lab bisect",
-                                 .repo = "/r",
-                                 .good = "g",
-                                 .bad = "b",
-                                 .experiment = "seqread",
-                                 .metric = "mbps",
-                                 .profile = "pata-2003",
-                                 .threshold_pct = 5,
-                                 .reps = 5,
-                                 .max_reps = 20};
-    int64_t id = lab_bisect_db_begin(bdb, &row);
+    struct lab_bisect_row row = fixture_bisect_row(run, "pata-2003");
+    int64_t id = lab_store_bisect_begin(st, &row);
     struct lab_bisect_step steps[] = {
         step(0, "good", "1f84e2000706", LAB_BISECT_GOOD, ""),
         step(0, "bad", "495b45976119", LAB_BISECT_BAD, "good and bad differ"),
         step(1, "step", "2051907f3823", LAB_BISECT_BAD, "differs from good, like bad"),
     };
     for (size_t i = 0; i < 3; i++)
-        assert_int_equal(lab_bisect_db_add_step(bdb, id, &steps[i]), 0);
-    lab_bisect_db_end(bdb, id, "found", "2051907f382309384522e07755247a6e81c3cf9a",
+        assert_int_equal(lab_store_bisect_add_step(st, id, &steps[i]), 0);
+    lab_store_bisect_end(st, id, "found", "2051907f382309384522e07755247a6e81c3cf9a",
                       "block: cap requests", "good and bad differ");
     struct lab_bisect_info info;
     struct lab_bisect_step *back;
     size_t n;
-    assert_int_equal(lab_bisect_db_load(bdb, id, &info, &back, &n), 0);
+    assert_int_equal(lab_store_bisect_load(st, id, &info, &back, &n), 0);
     assert_int_equal(lab_junit_write_bisect(&info, back, n, xml), 0);
     free(back);
-    lab_bisect_db_close(bdb);
+    lab_store_close(st);
     assert_int_equal(xpath_count(xml, "//testcase"), 4);
     assert_int_equal(xpath_count(xml, "//failure"), 3);
     assert_int_equal(xpath_count(xml, "//testcase[starts-with(@name,\"step 1 2051907f3823\")]"), 1);

@@ -424,6 +424,78 @@ static void test_no_run_minus_one(void **state)
     lab_store_close(st);
 }
 
+static int collect_phase(int seq, const char *phase, int64_t ns, const char *note, void *ctx)
+{
+    char *out = ctx;
+    size_t len = strlen(out);
+    snprintf(out + len, 512 - len, "%d:%s=%lld(%s);", seq, phase, (long long)ns, note ? note : "-");
+    return 0;
+}
+
+/* A store from before cell_phases (schema 2, or 3 with the bisection
+ * tables), or one another branch of the lab already took to schema 4 with
+ * its own tables: it opens, keeps its rows and gains the table; phases
+ * round-trip, NULL for "not measured". */
+static void migrate_phases(int version)
+{
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(
+        sqlite3_exec(
+            db,
+            "CREATE TABLE runs (id INTEGER PRIMARY KEY, command_line TEXT NOT NULL,"
+            " experiment TEXT, profile TEXT, status TEXT NOT NULL DEFAULT 'running',"
+            " started_wall_ns INTEGER NOT NULL, ended_wall_ns INTEGER, pid INTEGER,"
+            " pid_start INTEGER);"
+            "CREATE TABLE cells (id INTEGER PRIMARY KEY, run INTEGER NOT NULL REFERENCES"
+            " runs(id) ON DELETE CASCADE, kernel TEXT NOT NULL, experiment TEXT, params"
+            " TEXT, status TEXT NOT NULL DEFAULT 'running', reason TEXT, started_wall_ns"
+            " INTEGER NOT NULL, ended_wall_ns INTEGER);"
+            "CREATE TABLE cell_facts (cell INTEGER NOT NULL, key TEXT NOT NULL, value TEXT"
+            " NOT NULL, PRIMARY KEY (cell, key));"
+            "CREATE TABLE samples (id INTEGER PRIMARY KEY, cell INTEGER NOT NULL, rep"
+            " INTEGER NOT NULL, test TEXT NOT NULL, bytes INTEGER NOT NULL, real_ns INTEGER"
+            " NOT NULL, user_ns INTEGER NOT NULL, sys_ns INTEGER NOT NULL, guest_begin_ns"
+            " INTEGER, guest_end_ns INTEGER, host_begin_ns INTEGER, host_end_ns INTEGER,"
+            " extra TEXT);"
+            "CREATE TABLE records (id INTEGER PRIMARY KEY, cell INTEGER NOT NULL, host_ns"
+            " INTEGER NOT NULL, line TEXT NOT NULL);"
+            "INSERT INTO runs VALUES (1, 'lab run', 'seqread', 'fast', 'ok', 1, 2, 7, 8);"
+            "INSERT INTO cells VALUES (1, 1, '6.1-lab', 'seqread', NULL, 'ok', NULL, 1, 2);",
+            NULL, NULL, NULL),
+        SQLITE_OK);
+    char pragma[64];
+    snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d", version);
+    assert_int_equal(sqlite3_exec(db, pragma, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+
+    struct lab_store *st;
+    assert_int_equal(lab_store_open(path, &st), 0);
+    struct cells cs = {0};
+    assert_int_equal(lab_store_foreach_cell(st, 1, collect_cell, &cs), 0);
+    assert_int_equal(cs.n, 1);
+    assert_string_equal(cs.kernel[0], "6.1-lab");
+    char got[512] = "";
+    assert_int_equal(lab_store_foreach_phase(st, 1, collect_phase, got), 0);
+    assert_string_equal(got, ""); /* an old cell: no phases */
+    assert_int_equal(lab_store_add_phase(st, 1, 1, "decompression", -1, "no output"), 0);
+    assert_int_equal(lab_store_add_phase(st, 1, 0, "firmware", 250000000, NULL), 0);
+    assert_int_equal(lab_store_add_phase(st, 1, 0, "firmware", 240000000, NULL), 0); /* replaces */
+    assert_int_equal(lab_store_foreach_phase(st, 1, collect_phase, got), 0);
+    assert_string_equal(got, "0:firmware=240000000(-);1:decompression=-1(no output);");
+    lab_store_close(st);
+}
+
+static void test_migrate_phases(void **state)
+{
+    for (int v = 2; v <= 4; v++) {
+        migrate_phases(v);
+        lab_rm_rf(dir);
+        assert_non_null(mkdtemp(strcpy(dir, "/tmp/lab-test-store-XXXXXX")));
+        snprintf(path, sizeof path, "%s/results.db", dir);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -432,6 +504,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_schema_version, setup, teardown),
         cmocka_unit_test_setup_teardown(test_full_store, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_run_minus_one, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_migrate_phases, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
