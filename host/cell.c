@@ -425,7 +425,8 @@ static int start_disk(struct cell_run *c, int i, const char *image)
                                   .log = log,
                                   .filter = model ? lab_hdd_filter_path() : NULL,
                                   .profile = model ? p->path : NULL,
-                                  .rt_priority = c->spec->rt_priority ? LAB_RT_NBD_PRIO : 0};
+                                  .rt_priority = c->spec->rt_priority ? LAB_RT_NBD_PRIO : 0,
+                                  .pin_cpu = c->spec->pin_cpu};
         int rc = lab_nbd_start(&ns, &c->nbd2);
         free(log);
         return rc < 0 ? fail(c, LAB_CELL_FAILED, "cannot serve the second disk (nbdkit)") : 0;
@@ -444,6 +445,7 @@ static int start_disk(struct cell_run *c, int i, const char *image)
         .trace = c->trace,
         .stats = model ? (c->stats = lab_asprintf("%s/disk0.stats", c->dir)) : NULL,
         .rt_priority = c->spec->rt_priority ? LAB_RT_NBD_PRIO : 0,
+        .pin_cpu = c->spec->pin_cpu,
     };
     int rc = lab_nbd_start(&ns, &c->nbd);
     free(log);
@@ -612,6 +614,13 @@ static void attach_qemu(struct cell_run *c)
         if (lab_rt_qemu(dom_name, spec->rt_priority, why, sizeof why) < 0)
             lab_warn("%s: QEMU runs without SCHED_FIFO: %s", spec->kernel->name, why);
     }
+    if (spec->pin_cpu) { /* --jobs: the cell's own core */
+        char why[200] = "";
+        if (lab_rt_pin_qemu(dom_name, (int)spec->pin_cpu - 1, spec->rt_priority, why,
+                            sizeof why) < 0)
+            lab_warn("%s: QEMU not pinned to CPU %u: %s", spec->kernel->name, spec->pin_cpu - 1,
+                     why);
+    }
     if (lab_contention_attach(&c->cont, dom_name, c->stats) < 0)
         lab_warn("%s: no vCPU thread of QEMU found: runs will have no vCPU wait on record",
                  spec->kernel->name);
@@ -627,8 +636,9 @@ static void measure(struct cell_run *c, virDomainPtr dom)
     /* The reader stamps the host's clock on each record: it runs just
      * above normal threads while it pumps (host/rt.h). */
     struct lab_rt_saved rt = {0};
-    if (c->spec->rt_priority)
-        lab_rt_enter(LAB_RT_READER_PRIO, &rt);
+    if (c->spec->rt_priority) /* pinned (--jobs): above the vCPU that holds its core */
+        lab_rt_enter(c->spec->pin_cpu ? c->spec->rt_priority + LAB_RT_EMULATOR_ABOVE
+                                      : LAB_RT_READER_PRIO, &rt);
     int64_t wait0 = lab_rt_thread_wait_ns();
     pump(c, dom);
     int64_t wait1 = lab_rt_thread_wait_ns();

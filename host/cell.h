@@ -29,6 +29,7 @@ struct lab_cell_spec {
     int rt_priority;     /* SCHED_FIFO for QEMU (nbdkit one above, host/rt.h); 0 = none */
     unsigned boot;       /* which boot of its kernel and variant (1..); 0: not stored */
     const char *rt_note; /* stored as the cell's "rt" fact (lab_rt_plan's note), or NULL */
+    unsigned pin_cpu;    /* 1 + the host CPU QEMU's threads are pinned to (--jobs); 0: any */
 };
 
 struct lab_cell_result {

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,6 +78,12 @@ static void exec_nbdkit(const struct lab_nbd_spec *s)
     }
     signal(SIGINT, SIG_IGN); /* the lab stops it during teardown */
     /* Set before exec, so every thread nbdkit starts inherits it. */
+    if (s->pin_cpu) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(s->pin_cpu - 1, &set);
+        sched_setaffinity(0, sizeof set, &set);
+    }
     if (s->rt_priority && lab_rt_self(s->rt_priority) < 0)
         fprintf(stderr, "lab: nbdkit runs without SCHED_FIFO %d: %s\n", s->rt_priority,
                 strerror(errno));

@@ -22,6 +22,7 @@ struct lab_nbd_spec {
     const char *trace;   /* per-request trace file, or NULL */
     const char *stats;   /* the filter's deadline overrun counters (hdd/stats.h), or NULL */
     int rt_priority;     /* SCHED_FIFO priority of nbdkit and its threads; 0 = normal */
+    unsigned pin_cpu;    /* 1 + the host CPU it runs on (--jobs); 0: any */
 };
 
 /* Starts nbdkit and waits until its socket accepts connections. */

@@ -30,11 +30,20 @@ struct lab_progress *lab_progress_start(FILE *out, struct lab_store *st, int64_t
  * NULL: a skipped cell, which takes no time). */
 void lab_progress_plan(struct lab_progress *p, size_t index, const char *kernel, const char *params,
                        const char *profile);
-/* Cell `index` starts now; runs = samples it will send (warm-ups included). */
+/* Cell `index` starts now; runs = samples it will send (warm-ups
+ * included). Several cells may run at once (--jobs): the line shows each. */
 void lab_progress_cell(struct lab_progress *p, size_t index, const struct lab_kernel *k,
                        const char *what, unsigned runs);
-/* The cell ended (its status line is replaced by the caller's message). */
-void lab_progress_cell_done(struct lab_progress *p);
+/* Running cell `index` writes its own store (a result bundle's live store,
+ * host/bundle.h) at store_path: its phase is read there. NULL: the run's;
+ * a word without a '/' is the phase itself ("queued": waiting for a job
+ * slot). p NULL is fine. */
+void lab_progress_cell_source(struct lab_progress *p, size_t index, const char *store_path);
+/* Cell `index` ended (its status line is replaced by the caller's message). */
+void lab_progress_cell_end(struct lab_progress *p, size_t index);
+/* The progress of the run executing now (engines tell it where a cell's
+ * store is), or NULL. */
+struct lab_progress *lab_progress_current(void);
 
 /* A line of the run's log: on a terminal the status line is cleared
  * first and redrawn after. */

@@ -115,6 +115,38 @@ int lab_rt_qemu(const char *name, int prio, char *why, size_t len)
     return set ? set : -1;
 }
 
+int lab_rt_pin_qemu(const char *name, int cpu, int prio, char *why, size_t len)
+{
+    pid_t tids[256];
+    pid_t pid = lab_qemu_pid(name);
+    cpu_set_t set;
+    if (pid < 0) {
+        snprintf(why, len, "no QEMU process for %s", name);
+        return -1;
+    }
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    int n = lab_qemu_threads(pid, 0, tids, sizeof tids / sizeof tids[0]), pinned = 0;
+    pid_t vcpus[64];
+    int nv = lab_qemu_threads(pid, 1, vcpus, sizeof vcpus / sizeof vcpus[0]);
+    for (int i = 0; i < n; i++) {
+        int vcpu = 0;
+        for (int v = 0; v < nv; v++)
+            vcpu |= vcpus[v] == tids[i];
+        /* On one core a spinning vCPU would starve its emulator threads at
+         * the same SCHED_FIFO priority: they go above it (they mostly sleep). */
+        struct sched_param sp = {.sched_priority = prio + LAB_RT_EMULATOR_ABOVE};
+        if (prio && !vcpu && sched_getscheduler(tids[i]) == SCHED_FIFO)
+            sched_setscheduler(tids[i], SCHED_FIFO, &sp);
+        if (sched_setaffinity(tids[i], sizeof set, &set) == 0)
+            pinned++;
+        else
+            snprintf(why, len, "thread %ld of QEMU %ld: %s", (long)tids[i], (long)pid,
+                     strerror(errno));
+    }
+    return pinned ? pinned : -1;
+}
+
 int lab_rt_plan(int disabled, char *note, size_t len)
 {
     char why[200];

@@ -38,6 +38,14 @@ int lab_rt_cputune_usable(char *why, size_t len);
  * later inherit both. The number of threads set, or -1 with why. */
 int lab_rt_qemu(const char *name, int prio, char *why, size_t len);
 
+/* Every thread of the QEMU running domain `name` on host CPU cpu only
+ * (threads it starts later inherit it): `lab run --jobs N` gives each
+ * real-time cell its own core. With real time (prio, QEMU's priority) its
+ * emulator threads go LAB_RT_EMULATOR_ABOVE above the vCPU's, which would
+ * otherwise starve them on the one core (SCHED_FIFO does not share a CPU
+ * between threads of one priority). The number pinned, or -1 with why. */
+#define LAB_RT_EMULATOR_ABOVE 2
+int lab_rt_pin_qemu(const char *name, int cpu, int prio, char *why, size_t len);
 /* Real-time cells share the host: at most one fewer than its online CPUs
  * (one on a single CPU) run under SCHED_FIFO at a time, across every lab
  * on the machine, so one CPU is always left to normal threads: the labs

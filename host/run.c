@@ -246,7 +246,7 @@ static void finish_cell(struct lab_run *r, size_t i)
     size_t base_len;
     cell->done = 1;
     if (!cell->rerun)
-        lab_progress_cell_done(r->progress);
+        lab_progress_cell_end(r->progress, i);
     describe(r, i, what, sizeof what, &base_len);
     if (res->status != LAB_CELL_OK) {
         r->out->failed++;

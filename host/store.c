@@ -101,6 +101,12 @@ static const char *const migrations[LAB_STORE_SCHEMA_VERSION] = {
           " step INTEGER NOT NULL REFERENCES bisect_steps(id),"
           " cell INTEGER NOT NULL REFERENCES cells(id));",
     [3] = CELL_PHASES_SQL,
+    /* A cell imported from a result bundle (host/bundle.h): its key and
+     * attempt, imported once, and the host it ran on. */
+    [4] = "ALTER TABLE cells ADD COLUMN cell_key TEXT;"
+          "ALTER TABLE cells ADD COLUMN attempt INTEGER;"
+          "ALTER TABLE cells ADD COLUMN host TEXT;"
+          "CREATE UNIQUE INDEX cells_key_attempt ON cells(cell_key, attempt);",
 };
 
 enum {
@@ -150,10 +156,13 @@ struct lab_store {
     char *failure; /* the first write that could not be done, with why */
     sqlite3_stmt *stmt[S_COUNT];
     pthread_mutex_t lock; /* recursive: callbacks may call back in */
+    int quiet;            /* a read-only look at a running cell's store: errors unsaid */
 };
 
 static int db_error(struct lab_store *st, const char *what)
 {
+    if (st->quiet)
+        return -1;
     return lab_error("result store %s: %s: %s", st->path, what, sqlite3_errmsg(st->db));
 }
 
@@ -227,7 +236,8 @@ int lab_store_open(const char *path, struct lab_store **out)
     st->path = lab_xstrdup(path);
 
     int rc = sqlite3_open_v2(
-        path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, NULL);
+        path, &st->db,
+        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_URI, NULL);
     if (rc != SQLITE_OK) {
         if (st->db)
             db_error(st, "open");
@@ -726,6 +736,195 @@ int64_t lab_store_cell_history_ns(struct lab_store *st, const char *kernel, cons
         ns = (int64_t)sqlite3_column_double(s, 0);
     finish_iter(st, s, rc == SQLITE_ROW ? SQLITE_DONE : rc, 0, "cell history");
     return ns;
+}
+
+/* ---- bundles (host/bundle.h): a cell's private store, sealed, imported ---- */
+
+int lab_store_open_readonly(const char *path, struct lab_store **out)
+{
+    *out = NULL;
+    struct lab_store *st = lab_xcalloc(1, sizeof *st);
+    pthread_mutexattr_t attr;
+    pthread_mutexattr_init(&attr);
+    pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&st->lock, &attr);
+    pthread_mutexattr_destroy(&attr);
+    st->path = lab_xstrdup(path);
+    st->quiet = 1;
+    int v = 0;
+    if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_FULLMUTEX, NULL) !=
+            SQLITE_OK ||
+        (sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS), user_version(st, &v) < 0) ||
+        v != LAB_STORE_SCHEMA_VERSION) {
+        sqlite3_close(st->db);
+        st->db = NULL;
+        lab_store_close(st);
+        return -1;
+    }
+    for (int i = 0; i < S_COUNT; i++)
+        if (sqlite3_prepare_v2(st->db, stmt_sql[i], -1, &st->stmt[i], NULL) != SQLITE_OK) {
+            lab_store_close(st);
+            return -1;
+        }
+    *out = st;
+    return 0;
+}
+
+int lab_store_seal(struct lab_store *st, const char *dest)
+{
+    sqlite3_stmt *s;
+    pthread_mutex_lock(&st->lock);
+    int rc = sqlite3_prepare_v2(st->db, "VACUUM INTO ?1", -1, &s, NULL);
+    if (rc == SQLITE_OK) {
+        bind_text(s, 1, dest);
+        rc = sqlite3_step(s) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+        if (rc != SQLITE_OK)
+            db_error(st, "seal (VACUUM INTO)");
+        sqlite3_finalize(s);
+    } else {
+        db_error(st, "seal (VACUUM INTO)");
+    }
+    pthread_mutex_unlock(&st->lock);
+    if (rc != SQLITE_OK)
+        return -1;
+    /* One self-contained file: no -wal or -shm beside it. */
+    sqlite3 *db;
+    if (sqlite3_open_v2(dest, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
+        sqlite3_exec(db, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL) != SQLITE_OK) {
+        lab_error("result store %s: cannot seal: %s", dest, sqlite3_errmsg(db));
+        sqlite3_close(db);
+        return -1;
+    }
+    return sqlite3_close(db) == SQLITE_OK ? 0 : -1;
+}
+
+int64_t lab_store_cell_dispatch(struct lab_store *st, int64_t run, const char *key,
+                                const char *kernel, const char *experiment, const char *params)
+{
+    int64_t cell = lab_store_cell_begin(st, run, kernel, experiment, params);
+    if (cell < 0)
+        return -1;
+    sqlite3_stmt *s = prepare_iter(st, "UPDATE cells SET cell_key = ?2, attempt = 0 WHERE id = ?1");
+    if (!s)
+        return -1;
+    sqlite3_bind_int64(s, 1, cell);
+    bind_text(s, 2, key);
+    int rc = step_write(st, s, "dispatch a cell", cell, 1);
+    sqlite3_finalize(s);
+    pthread_mutex_unlock(&st->lock);
+    return rc < 0 ? -1 : cell;
+}
+
+int64_t lab_store_find_import(struct lab_store *st, const char *key, unsigned attempt,
+                              unsigned *ok_attempt)
+{
+    sqlite3_stmt *s = prepare_iter(st, "SELECT id, attempt, status FROM cells WHERE cell_key = ?1 "
+                                       "AND attempt > 0 ORDER BY attempt");
+    if (!s)
+        return -1;
+    bind_text(s, 1, key);
+    int64_t found = 0;
+    int rc;
+    *ok_attempt = 0;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        if ((unsigned)sqlite3_column_int(s, 1) == attempt)
+            found = sqlite3_column_int64(s, 0);
+        if (strcmp(col_text(s, 2), "ok") == 0)
+            *ok_attempt = (unsigned)sqlite3_column_int(s, 1);
+    }
+    return finish_iter(st, s, rc, 0, "find an imported cell") < 0 ? -1 : found;
+}
+
+/* The bundle's one cell, its facts, samples and records, copied under a
+ * new cell id of `run`; the statements run inside the caller's transaction. */
+static const char *const import_sql[] = {
+    "DELETE FROM cells WHERE cell_key = ?2 AND attempt = 0 AND run = ?1", /* the dispatch row */
+    "INSERT INTO cells (run, kernel, experiment, params, status, reason, started_wall_ns, "
+    "ended_wall_ns, cell_key, attempt, host) SELECT ?1, kernel, experiment, params, status, "
+    "replace(reason, ?5, ?6), started_wall_ns, ended_wall_ns, ?2, ?3, ?4 FROM b.cells",
+    "INSERT INTO cell_facts (cell, key, value) SELECT ?7, key, "
+    "CASE WHEN key = 'trace' THEN replace(value, ?5, ?6) ELSE value END FROM b.cell_facts",
+    "INSERT INTO samples (cell, rep, test, bytes, real_ns, user_ns, sys_ns, guest_begin_ns, "
+    "guest_end_ns, host_begin_ns, host_end_ns, extra) SELECT ?7, rep, test, bytes, real_ns, "
+    "user_ns, sys_ns, guest_begin_ns, guest_end_ns, host_begin_ns, host_end_ns, extra "
+    "FROM b.samples ORDER BY id",
+    "INSERT INTO records (cell, host_ns, line) SELECT ?7, host_ns, line FROM b.records "
+    "ORDER BY id",
+};
+
+static int import_rows(struct lab_store *st, int64_t run, const struct lab_store_import *im,
+                       int64_t *cell)
+{
+    for (size_t i = 0; i < sizeof import_sql / sizeof import_sql[0]; i++) {
+        sqlite3_stmt *s;
+        if (sqlite3_prepare_v2(st->db, import_sql[i], -1, &s, NULL) != SQLITE_OK)
+            return db_error(st, "import a bundle");
+        sqlite3_bind_int64(s, 1, run);
+        bind_text(s, 2, im->key);
+        sqlite3_bind_int(s, 3, (int)im->attempt);
+        bind_text(s, 4, im->host);
+        bind_text(s, 5, im->from_dir ? im->from_dir : ""); /* replace() of NULL is NULL */
+        bind_text(s, 6, im->to_dir ? im->to_dir : "");
+        sqlite3_bind_int64(s, 7, *cell);
+        int rc = sqlite3_step(s);
+        sqlite3_finalize(s);
+        if (rc != SQLITE_DONE)
+            return db_error(st, "import a bundle");
+        if (i == 1) {
+            if (sqlite3_changes(st->db) != 1)
+                return lab_error("bundle store %s holds %d cells, not one", im->db,
+                                 sqlite3_changes(st->db));
+            *cell = sqlite3_last_insert_rowid(st->db);
+        }
+    }
+    return 0;
+}
+
+/* file:PATH?mode=ro&immutable=1, with the URI's own characters escaped. */
+static char *uri_of(const char *path)
+{
+    char *out = lab_xcalloc(1, strlen(path) * 3 + 40), *o = out;
+    o += sprintf(o, "file:");
+    for (const char *p = path; *p; p++)
+        o += strchr("?#%", *p) ? sprintf(o, "%%%02X", (unsigned char)*p) : sprintf(o, "%c", *p);
+    strcpy(o, "?mode=ro&immutable=1");
+    return out;
+}
+
+int lab_store_import(struct lab_store *st, int64_t run, const struct lab_store_import *im,
+                     int64_t *cell)
+{
+    if (st->failure)
+        return -1;
+    /* Read-only and immutable: importing never changes the bundle. */
+    char *uri = uri_of(im->db);
+    sqlite3_stmt *s;
+    int rc = -1;
+    *cell = 0;
+    pthread_mutex_lock(&st->lock);
+    if (sqlite3_prepare_v2(st->db, "ATTACH DATABASE ?1 AS b", -1, &s, NULL) != SQLITE_OK) {
+        db_error(st, "attach a bundle");
+        goto out;
+    }
+    bind_text(s, 1, uri);
+    int step = sqlite3_step(s);
+    sqlite3_finalize(s);
+    if (step != SQLITE_DONE) {
+        db_error(st, im->db);
+        goto out;
+    }
+    /* One transaction: the whole cell or nothing. */
+    if (exec(st, "BEGIN IMMEDIATE") == 0) {
+        if (import_rows(st, run, im, cell) == 0 && exec(st, "COMMIT") == 0)
+            rc = 0;
+        else
+            sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+    }
+    sqlite3_exec(st->db, "DETACH DATABASE b", NULL, NULL, NULL);
+out:
+    pthread_mutex_unlock(&st->lock);
+    free(uri);
+    return rc;
 }
 
 /* ---- for the tables kept in other files (host/store_impl.h) ---- */

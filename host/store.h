@@ -13,7 +13,8 @@
 #include <stdint.h>
 
 #define LAB_STORE_SCHEMA_VERSION                                                                   \
-    4 /* 2: runs.pid, runs.pid_start; 3: the bisection tables; 4: cell_phases */
+    5 /* 2: runs.pid, runs.pid_start; 3: the bisection tables; 4: cell_phases;                   \
+         5: cells.cell_key, attempt, host (result bundles) */
 
 struct lab_store;
 
@@ -125,5 +126,37 @@ int lab_store_get_run(struct lab_store *st, int64_t run,
  * naming the store. After that, writes fail quietly; what was committed
  * before stays (each write is its own transaction). */
 const char *lab_store_failure(struct lab_store *st);
+
+/* ---- result bundles (host/bundle.h) ---- */
+
+/* A store only read (a running cell's bundle, for the live progress). */
+int lab_store_open_readonly(const char *path, struct lab_store **out);
+/* Writes the whole store into dest as one self-contained file (VACUUM
+ * INTO, journal mode DELETE: no -wal or -shm). 0 or -1. */
+int lab_store_seal(struct lab_store *st, const char *dest);
+
+struct lab_store_import {
+    const char *db;       /* the bundle's sealed store: one run, one cell */
+    const char *key;      /* the cell's key (unique with attempt) */
+    unsigned attempt;     /* 1, 2, ... */
+    const char *host;     /* where it ran */
+    const char *from_dir; /* the bundle's directory, as named in the cell's reason and trace */
+    const char *to_dir;   /* where its logs are kept now */
+};
+/* The bundle's cell (facts, samples, records) as a new cell of run, in ONE
+ * transaction: all of it or nothing. Stored with key, attempt and host; a
+ * second import of a (key, attempt) fails on the unique key (callers ask
+ * lab_store_find_import first). 0 with *cell set, or -1. */
+int lab_store_import(struct lab_store *st, int64_t run, const struct lab_store_import *im,
+                     int64_t *cell);
+/* The row of a cell handed to an engine: "running", key, attempt 0, so a
+ * killed lab's reconcile finds it; importing the key's bundle replaces it
+ * (same transaction). The cell id, or -1. */
+int64_t lab_store_cell_dispatch(struct lab_store *st, int64_t run, const char *key,
+                                const char *kernel, const char *experiment, const char *params);
+/* The cell imported as (key, attempt): its id, 0 if none, -1 on error;
+ * *ok_attempt gets the attempt of key stored with status ok (0: none). */
+int64_t lab_store_find_import(struct lab_store *st, const char *key, unsigned attempt,
+                              unsigned *ok_attempt);
 
 #endif

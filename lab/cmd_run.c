@@ -12,6 +12,7 @@
 #include "host/report.h"
 #include "host/rt.h"
 #include "host/run.h"
+#include "lab/engine_opts.h"
 #include "lab/options.h"
 #include "lab/session.h"
 #include "common/interrupt.h"
@@ -40,6 +41,7 @@ struct run_opts {
     unsigned boots; /* --boots: boots per kernel and variant */
     char *sets[32];
     size_t nsets;
+    struct lab_engine_opts eng; /* --jobs, --engine, --partition, --hosts */
 };
 
 #define OFF(f) offsetof(struct run_opts, f)
@@ -77,6 +79,7 @@ static const struct lab_opt opts[] = {
      "a cell that could not run an error"},
     {"threshold", 'T', LAB_OPT_PCT, OFF(threshold), 0, 1000, "a percentage",
      "  -T, --threshold PCT    smallest slowdown that fails in --junit (default 5)"},
+    LAB_ENGINE_OPTS(OFF(eng)),
     {"help", 'h', LAB_OPT_HELP, 0, 0, 0, NULL, NULL},
 };
 
@@ -84,14 +87,14 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 {
     *o = (struct run_opts){
         .threshold = 5, .experiment = "seqread", .accel = "auto", .profile = "fast", .boots = 2};
-    if (lab_opts_parse(argc, argv, "k:e:n:s:p:b:T:h", "usage: lab run --kernels A[,B...] [options]",
+    if (lab_opts_parse(argc, argv, "k:e:n:s:p:b:T:j:h", "usage: lab run --kernels A[,B...] [options]",
                        opts, sizeof opts / sizeof opts[0], o) < 0)
         return -1;
     if (optind < argc)
         return lab_error("unexpected argument '%s'", argv[optind]);
     if (!o->kernels)
         return lab_error("--kernels is required (see `lab kernels list`)");
-    return 0;
+    return lab_engine_check(&o->eng); /* before anything is stored */
 }
 
 static size_t resolve_kernels(char *list, const struct lab_kernel **out)
@@ -196,7 +199,7 @@ static int measure(const struct run_opts *o, struct lab_run *r, struct lab_sessi
                                .check = session_stop,
                                .check_arg = session};
     struct lab_run_outcome out;
-    if (lab_run_execute(r, &renv, &lab_run_local, env, &out) < 0)
+    if (lab_engine_execute(&o->eng, env, o->sets, o->nsets, r, &renv, &out) < 0)
         return 1;
     printf("\n");
     lab_report_run(stdout, env->store, env->run_id);

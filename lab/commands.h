@@ -13,6 +13,8 @@ int cmd_bisect(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_cell(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 
 /* The result store every command reads and writes ($LAB_STORE or
  * $LAB_HOME/results.db). */

@@ -17,6 +17,8 @@ static const struct command {
     {"run", cmd_run, "--kernels A,B [-e E] [--json F] [--junit F]", "boot kernels, run, compare"},
     {"kernels", cmd_kernels, "list|show|era|fetch|add|remove|build|toolchain",
      "catalog, era facts, user kernels, builds"},
+    {"cell", cmd_cell, "--spec CELL.json --out DIR", "run one cell job into a result bundle"},
+    {"import", cmd_import, "[--run N] DIR...", "load result bundles into the store, once each"},
     {"bisect", cmd_bisect, "--repo DIR --good REF --bad REF --metric M",
      "find the commit that changed performance"},
     {"experiments", cmd_experiments, "", "the shipped experiments"},

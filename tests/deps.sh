@@ -14,6 +14,11 @@ packages=(
     clang libclang-rt-14-dev  # make fuzz: libFuzzer and the sanitizer runtimes
     universal-ctags  # tests/check-shape.sh: function lengths
 )
+# make check-cluster (CLUSTER=1): a single-node Slurm and GNU parallel over
+# ssh to fake hosts (network namespaces).
+if [ "${CLUSTER:-0}" = 1 ]; then
+    packages+=(slurm-wlm munge parallel rsync iproute2)
+fi
 # The i386 guest kernels (Debian's 686 flavour) come from the i386 archive.
 if [ "$(id -u)" = 0 ] && ! dpkg --print-foreign-architectures | grep -qx i386; then
     echo "lab: adding the i386 architecture for the 32-bit guest kernels" >&2

@@ -1,0 +1,126 @@
+/* A cell as a unit of work (issue 11). A cell job (CELL.json) says what to
+ * run; `lab cell` runs it on its own host exactly as `lab run` always did
+ * (local libvirt, local nbdkit, local clocks: host/cell.h) and writes a
+ * result bundle, a directory holding:
+ *
+ *   cell.db        the cell's private result store (one run, one cell),
+ *                  sealed into one file
+ *   *.console.log  the guest's console; *.trace the era disk's trace, ...
+ *   MANIFEST.json  host, cell key, attempt, status, and the size and
+ *                  SHA-256 of every other file; written last and renamed
+ *                  into place, so a bundle without one is partial
+ *
+ * Only the controller writes its store: `lab import` (and every engine)
+ * checks a bundle against its manifest and loads it in one transaction,
+ * once per (cell key, attempt). */
+#ifndef LAB_BUNDLE_H
+#define LAB_BUNDLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "host/cell.h"
+#include "host/store.h"
+
+#define LAB_BUNDLE_FORMAT   1
+#define LAB_BUNDLE_MANIFEST "MANIFEST.json"
+#define LAB_BUNDLE_DB       "cell.db"
+#define LAB_BUNDLE_LIVE_DB  "live.db" /* the store while the cell runs */
+#define LAB_BUNDLE_JOB      "CELL.json"
+#define LAB_JOB_MAX_SETS    32
+
+/* What a cell runs, as the controller planned it: everything a worker on
+ * another host needs to build the same lab_cell_spec. */
+struct lab_cell_job {
+    char key[96];         /* unique per cell of a run: "run-3-cell-0" */
+    unsigned attempt;     /* 0: the worker decides ($SLURM_RESTART_COUNT + 1, else 1) */
+    int64_t run;          /* the controller's run (a new run on import when absent) */
+    int index;            /* position in the run's matrix */
+    char kernel[128];     /* a `lab kernels list` name on the worker */
+    char experiment[512]; /* the experiment file */
+    char *sets[LAB_JOB_MAX_SETS]; /* --set overrides, in order */
+    size_t nsets;
+    unsigned reps;           /* the cell's counted runs (a contention rerun has fewer) */
+    char load[32];           /* a load_list variant's load, "" for none */
+    char scheduler[32];      /* a scheduler_list variant's, "default" for the kernel's, "" none */
+    char profile[128];       /* fast, a profile name, iotune:B,IOPS */
+    char bus[32], channel[32]; /* "" for the profile's and the era's */
+    char virt_type[8];       /* qemu (TCG) or kvm */
+    unsigned timeout_s, boot;
+    int rt_priority;
+    char rt_note[256];
+    int cpu; /* pin the cell (QEMU, nbdkit, reader) to this host CPU; -1: not pinned */
+};
+
+/* The job of a planned cell (the strings are copied). */
+void lab_cell_job_from_spec(struct lab_cell_job *job, int64_t run, const struct lab_cell_spec *spec,
+                            char *const *sets, size_t nsets);
+int lab_cell_job_write(const struct lab_cell_job *job, const char *path);
+int lab_cell_job_read(const char *path, struct lab_cell_job *job); /* -1 said */
+void lab_cell_job_free(struct lab_cell_job *job);
+
+/* The resolved spec of a job: kernel from the catalog, experiment loaded
+ * with its sets and variant, profile, bus. Owns what it resolved. */
+struct lab_job_spec {
+    struct lab_cell_spec spec;
+    struct lab_experiment exp;
+    struct lab_profile profile;
+};
+int lab_cell_job_resolve(const struct lab_cell_job *job, struct lab_job_spec *out);
+void lab_job_spec_free(struct lab_job_spec *js);
+
+/* The manifest: what the importer checks before it trusts anything. */
+#define LAB_BUNDLE_MAX_FILES 16
+struct lab_bundle_manifest {
+    char key[96], host[256], status[16], kernel[128];
+    char reason[1024];
+    unsigned attempt, samples, flagged;
+    int64_t run, hello_ns, total_ns;
+    int index;
+    char dir[4096]; /* where the bundle was written (its reason and trace name it) */
+    size_t nfiles;
+    struct {
+        char name[256], sha256[65];
+        uint64_t size;
+    } files[LAB_BUNDLE_MAX_FILES];
+};
+
+/* This host's name in manifests: $LAB_HOST, $SLURMD_NODENAME, else uname. */
+const char *lab_bundle_host(void);
+
+/* Runs the job into dir (made; must not hold a manifest yet) and writes the
+ * bundle, the manifest last. res is the cell's result. 0 when the bundle is
+ * complete (whatever the cell's status), -1 when it could not be written. */
+int lab_bundle_run(const struct lab_cell_job *job, const char *dir, struct lab_cell_result *res);
+
+/* Lists dir's files with their checksums and writes MANIFEST.json
+ * (MANIFEST.json.tmp, fsync, rename). */
+int lab_bundle_write_manifest(const char *dir, struct lab_bundle_manifest *m);
+
+/* The SHA-256 of a file's bytes (hex) and its size; -1 if unreadable. */
+int lab_bundle_file_sha256(const char *path, char hex[65], uint64_t *size);
+
+/* Checks a bundle: a manifest of this format, every file it lists present
+ * with its size and SHA-256, the store one cell that passes
+ * integrity_check. 0 with m filled, or -1 with why (one line) in why. */
+int lab_bundle_verify(const char *dir, struct lab_bundle_manifest *m, char *why, size_t len);
+
+enum lab_import_outcome {
+    LAB_IMPORT_DONE,      /* stored as a new cell */
+    LAB_IMPORT_DUPLICATE, /* this (key, attempt) was imported before: nothing changed */
+    LAB_IMPORT_SUPERSEDED, /* another attempt of the key is stored ok: nothing changed */
+    LAB_IMPORT_REFUSED,   /* partial or corrupt (why says so): nothing changed */
+};
+struct lab_import_result {
+    enum lab_import_outcome outcome;
+    int64_t cell; /* the new cell, or the one stored before */
+    struct lab_bundle_manifest m;
+    char why[1024];
+};
+/* Verifies dir and imports its cell into run (logs kept in log_dir, the
+ * cell's reason and trace fact pointing there). 0 for DONE, DUPLICATE and
+ * SUPERSEDED; -1 for REFUSED or a store error (said). */
+int lab_bundle_import(struct lab_store *st, int64_t run, const char *log_dir, const char *dir,
+                      struct lab_import_result *r);
+
+#endif

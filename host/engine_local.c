@@ -1,0 +1,129 @@
+/* The local engine, one cell at a time: the one way a planned cell runs in
+ * `lab run` (issue 11). The cell is dispatched (a "running" row), run into
+ * its bundle by lab_bundle_run, the same code `lab cell` runs, and the
+ * bundle imported; its logs land in the run's log directory as before. */
+#include "host/engine.h"
+#include "host/bundle.h"
+#include "common/file.h"
+#include "common/msg.h"
+#include "common/paths.h"
+#include "common/str.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+char *lab_engine_spool(void)
+{
+    return lab_asprintf("%s/spool/%ld", lab_home(), (long)getpid());
+}
+
+char *lab_engine_bundle_dir(const struct lab_cell_job *job, unsigned attempt)
+{
+    char *spool = lab_engine_spool();
+    char *dir = lab_asprintf("%s/%s.%u", spool, job->key, attempt);
+    free(spool);
+    return dir;
+}
+
+int64_t lab_engine_dispatch(const struct lab_cell_env *env, const struct lab_cell_spec *spec,
+                            const struct lab_cell_job *job)
+{
+    char *params = lab_experiment_cmdline(spec->exp);
+    int64_t cell = lab_store_cell_dispatch(env->store, env->run_id, job->key, spec->kernel->name,
+                                           spec->exp->name, params);
+    free(params);
+    return cell;
+}
+
+void lab_engine_result_of(const struct lab_bundle_manifest *m, struct lab_cell_result *res)
+{
+    static const struct {
+        const char *name;
+        enum lab_cell_status status;
+    } statuses[] = {{"ok", LAB_CELL_OK}, {"interrupted", LAB_CELL_INTERRUPTED}};
+    res->status = LAB_CELL_FAILED;
+    for (size_t i = 0; i < sizeof statuses / sizeof statuses[0]; i++)
+        if (strcmp(m->status, statuses[i].name) == 0)
+            res->status = statuses[i].status;
+    snprintf(res->reason, sizeof res->reason, "%s", m->reason);
+    res->samples = m->samples;
+    res->flagged = m->flagged;
+    res->hello_ns = m->hello_ns;
+    res->total_ns = m->total_ns;
+}
+
+/* The reason named the bundle's files: name the kept copies. */
+static void repoint(char *reason, size_t size, const char *from, const char *to)
+{
+    char *p = from[0] ? strstr(reason, from) : NULL;
+    if (!p)
+        return;
+    char tail[1024];
+    snprintf(tail, sizeof tail, "%s%s", to, p + strlen(from));
+    snprintf(p, size - (size_t)(p - reason), "%s", tail);
+}
+
+int lab_engine_collect(const struct lab_cell_env *env, int64_t dispatched, const char *dir,
+                       struct lab_cell_result *res, struct lab_import_result *imp)
+{
+    int rc = lab_bundle_import(env->store, env->run_id, env->log_dir, dir, imp);
+    if (rc == 0 && imp->outcome == LAB_IMPORT_DONE) {
+        lab_engine_result_of(&imp->m, res);
+        repoint(res->reason, sizeof res->reason, imp->m.dir, env->log_dir);
+        lab_rm_rf(dir); /* its logs are kept in the run's log directory */
+        char *spool = lab_engine_spool();
+        rmdir(spool); /* once empty */
+        free(spool);
+        return 0;
+    }
+    if (rc == 0) /* stored before: its result is the one on record */
+        lab_engine_result_of(&imp->m, res);
+    if (imp->outcome == LAB_IMPORT_REFUSED) {
+        res->status = LAB_CELL_FAILED;
+        snprintf(res->reason, sizeof res->reason, "its result bundle was refused: %.900s", imp->why);
+        lab_store_cell_end(env->store, dispatched, "failed", res->reason);
+    }
+    return rc;
+}
+
+int lab_engine_local_cell(const struct lab_cell_env *env, const struct lab_cell_spec *spec,
+                          char *const *sets, size_t nsets, struct lab_cell_result *res)
+{
+    struct lab_cell_job job;
+    struct lab_import_result imp;
+    lab_cell_job_from_spec(&job, env->run_id, spec, sets, nsets);
+    job.attempt = 1;
+    char *dir = lab_engine_bundle_dir(&job, job.attempt);
+    int64_t dispatched = lab_engine_dispatch(env, spec, &job);
+    lab_rm_rf(dir);
+    char *live = lab_asprintf("%s/%s", dir, LAB_BUNDLE_LIVE_DB);
+    lab_progress_cell_source(lab_progress_current(), (size_t)spec->index, live);
+    int rc = -1;
+    if (dispatched > 0 && lab_bundle_run(&job, dir, res) == 0)
+        rc = lab_engine_collect(env, dispatched, dir, res, &imp);
+    else if (dispatched > 0)
+        lab_store_cell_end(env->store, dispatched, "failed", "its result bundle was not written");
+    lab_progress_cell_source(lab_progress_current(), (size_t)spec->index, NULL);
+    free(live);
+    free(dir);
+    lab_cell_job_free(&job);
+    return rc < 0 || res->status != LAB_CELL_OK ? -1 : 0;
+}
+
+static enum lab_run_q local_run_cell(void *engine, const struct lab_cell_spec *spec,
+                                     struct lab_cell_result *res)
+{
+    struct lab_engine *e = engine;
+    lab_engine_local_cell(e->env, spec, e->sets, e->nsets, res);
+    return LAB_RUN_Q_COMPLETED;
+}
+
+static const struct lab_run_ops local_ops = {
+    .version = LAB_RUN_OPS_VERSION,
+    .name = "local",
+    .run_cell = local_run_cell,
+};
+
+const struct lab_engine_kind lab_engine_local_kind = {.name = "local", .ops = &local_ops};

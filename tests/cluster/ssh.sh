@@ -1,0 +1,53 @@
+#!/bin/bash
+# --engine ssh on two fake hosts (network+mount namespaces, each with its
+# own libvirtd, /run and spool, reached through an ssh stand-in that
+# nsenters them): two cells (6.1.0-47, 6.12.113; fast, 8 MiB, 1 run) go
+# through GNU parallel; h1's libvirtd is killed while its cell runs. That
+# cell must run again on h2, its bundle from h1 refused, and the store
+# hold every cell once, with samples, and h2 as its host.
+. "$(dirname "$0")/../boot/lib.sh"
+. "$(dirname "$0")/fakehost-lib.sh"
+
+command -v parallel >/dev/null || { not_ok "GNU parallel is not installed (CLUSTER=1 make deps)"; finish; exit; }
+fh=$tmp/hosts
+trap 'fakehost_down "$fh"; rm -rf "$tmp"' EXIT
+fakehost_up "$fh" h1 h2 || { not_ok "the fake hosts came up"; finish; exit; }
+ok "two fake hosts, each with its own libvirtd ($(cat "$fh/hosts" | tr '\n' ' '))"
+
+# Kill h1's libvirtd once a cell's domain runs there.
+(
+    for _ in $(seq 1200); do
+        fakehost_in "$fh" h1 virsh -c qemu:///system list --name 2>/dev/null | grep -q '^lab-' && break
+        sleep 0.5
+    done
+    sleep 2
+    p=$(fakehost_libvirtd "$fh" h1)
+    [ -n "$p" ] && kill -KILL "$p" && echo "$p" >"$tmp/killed"
+) &
+killer=$!
+"$lab" -v run --engine ssh --hosts "$fh/hosts" --kernels 6.1.0-47,6.12.113 --boots 1 --reps 1 \
+    --set file_size=8M --no-rt >"$tmp/out" 2>"$tmp/err"
+rc=$?
+wait $killer
+cat "$tmp/err"
+run=$(sql "select max(id) from runs")
+check "h1's libvirtd was killed mid-cell" test -s "$tmp/killed"
+check "the run exits 0 (got $rc)" test $rc -eq 0
+# (A busy host may add contention reruns, boot 2: cells of their own.)
+check "each cell is stored once" test "$(sql "select max(n) from (select count(*) n from cells
+    where run = $run and attempt > 0 group by cell_key)")" -eq 1
+check "both planned cells ok with 2 samples each" test "$(sql "select group_concat(n) from
+    (select count(s.id) n from cells c join samples s on s.cell = c.id join cell_facts f on
+     f.cell = c.id and f.key = 'boot' and f.value = '1' where c.run = $run and c.status = 'ok'
+     group by c.id)")" = 2,2
+check "no dispatch row left" test "$(sql "select count(*) from cells where run = $run and attempt = 0")" -eq 0
+check "the cell cut short on h1 ran again on h2 (attempt 2)" \
+    test "$(sql "select count(*) from cells where run = $run and host = 'h2' and attempt = 2")" -ge 1
+check "its bundle from h1 was refused, saying why" grep -q "bundle .*/a1 refused" "$tmp/err"
+check "nothing is stored from h1" test "$(sql "select count(*) from cells where run = $run and host = 'h1' and status != 'ok'")" -eq 0
+for h in h1 h2; do
+    n=$(fakehost_in "$fh" $h virsh -c qemu:///system list --name 2>/dev/null | grep -c '^lab-')
+    check "no domain left on $h" test "${n:-0}" -eq 0
+done
+check_no_leaks
+finish

@@ -1,0 +1,203 @@
+/* Unit tests of host/bundle*.c without a guest: a cell job's JSON round
+ * trip; a bundle made from a store by hand (sealed, manifest) verifies,
+ * imports once, and is refused truncated, changed or without a manifest. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "host/bundle.h"
+#include "host/store.h"
+#include "common/file.h"
+#include "common/proc.h"
+#include "common/str.h"
+
+static char dir[64];
+
+static int setup(void **state)
+{
+    strcpy(dir, "/tmp/lab-test-bundle-XXXXXX");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    lab_rm_rf(dir);
+    return 0;
+}
+
+static void test_job_round_trip(void **state)
+{
+    struct lab_cell_job a = {.attempt = 2, .run = 7, .index = 3, .reps = 4, .timeout_s = 99,
+                             .boot = 2, .rt_priority = 10, .cpu = 1};
+    snprintf(a.key, sizeof a.key, "run-7-cell-3");
+    snprintf(a.kernel, sizeof a.kernel, "6.12.113");
+    snprintf(a.experiment, sizeof a.experiment, "/x/seqread.exp");
+    snprintf(a.load, sizeof a.load, "io_load");
+    snprintf(a.scheduler, sizeof a.scheduler, "default");
+    snprintf(a.profile, sizeof a.profile, "pata-2003");
+    snprintf(a.virt_type, sizeof a.virt_type, "qemu");
+    snprintf(a.rt_note, sizeof a.rt_note, "fifo qemu=10");
+    a.sets[a.nsets++] = lab_xstrdup("file_size=8M");
+    a.sets[a.nsets++] = lab_xstrdup("verify=1");
+    char *path = lab_asprintf("%s/CELL.json", dir);
+    assert_int_equal(lab_cell_job_write(&a, path), 0);
+    struct lab_cell_job b;
+    assert_int_equal(lab_cell_job_read(path, &b), 0);
+    assert_string_equal(b.key, a.key);
+    assert_string_equal(b.kernel, a.kernel);
+    assert_string_equal(b.load, "io_load");
+    assert_string_equal(b.scheduler, "default");
+    assert_string_equal(b.bus, "");
+    assert_int_equal(b.attempt, 2);
+    assert_int_equal(b.run, 7);
+    assert_int_equal(b.cpu, 1);
+    assert_int_equal(b.nsets, 2);
+    assert_string_equal(b.sets[1], "verify=1");
+    lab_cell_job_free(&a);
+    lab_cell_job_free(&b);
+    /* A field out of range is refused. */
+    lab_write_file(path, "{\"format\": 1, \"key\": \"k\", \"attempt\": -1}", 41);
+    assert_int_equal(lab_cell_job_read(path, &b), -1);
+    free(path);
+}
+
+/* A bundle as lab_bundle_run leaves it: one run, one cell, 3 samples. */
+static char *make_bundle(const char *name, const char *key)
+{
+    char *b = lab_asprintf("%s/%s", dir, name), *live = lab_asprintf("%s/live.db", b);
+    char *sealed = lab_asprintf("%s/cell.db", b), *console = lab_asprintf("%s/cell-0-k.console.log", b);
+    struct lab_store *st;
+    lab_mkdir_p(b, 0755);
+    assert_int_equal(lab_store_open(live, &st), 0);
+    int64_t run = lab_store_run_begin(st, "lab cell", "seqread", "fast");
+    int64_t cell = lab_store_cell_begin(st, run, "k", "seqread", "lab.test=seqread");
+    for (int i = 0; i < 3; i++) {
+        struct lab_sample s = {.cell = cell, .rep = i, .test = "seqread", .bytes = 1 << 20,
+                               .real_ns = 1000 + i};
+        lab_store_add_sample(st, &s);
+    }
+    lab_store_cell_set(st, cell, "trace", "/elsewhere/cell-0-k.trace");
+    lab_store_cell_end(st, cell, "ok", NULL);
+    assert_int_equal(lab_store_seal(st, sealed), 0);
+    lab_store_close(st);
+    unlink(live);
+    lab_write_file(console, "Linux version 6.12\n", 19);
+    struct lab_bundle_manifest m = {.attempt = 1, .samples = 3};
+    snprintf(m.key, sizeof m.key, "%s", key);
+    snprintf(m.host, sizeof m.host, "h1");
+    snprintf(m.status, sizeof m.status, "ok");
+    snprintf(m.kernel, sizeof m.kernel, "k");
+    snprintf(m.dir, sizeof m.dir, "/elsewhere");
+    assert_int_equal(lab_bundle_write_manifest(b, &m), 0);
+    assert_int_equal(m.nfiles, 2);
+    free(live);
+    free(sealed);
+    free(console);
+    return b;
+}
+
+static unsigned count(struct lab_store *st, const char *sql)
+{
+    (void)st;
+    char *db = lab_asprintf("%s/main.db", dir);
+    char *cmd = lab_asprintf("sqlite3 %s '%s'", db, sql);
+    char *out = lab_capture(cmd);
+    unsigned n = out ? (unsigned)strtoul(out, NULL, 10) : 9999;
+    free(out);
+    free(cmd);
+    free(db);
+    return n;
+}
+
+static void test_import_once(void **state)
+{
+    char *b = make_bundle("b1", "key-1"), *db = lab_asprintf("%s/main.db", dir);
+    char *logs = lab_asprintf("%s/logs", dir);
+    struct lab_store *st;
+    struct lab_import_result r;
+    assert_int_equal(lab_store_open(db, &st), 0);
+    int64_t run = lab_store_run_begin(st, "lab run", "seqread", "fast");
+    assert_int_equal(lab_bundle_import(st, run, logs, b, &r), 0);
+    assert_int_equal(r.outcome, LAB_IMPORT_DONE);
+    assert_int_equal(count(st, "select count(*) from samples"), 3);
+    assert_int_equal(count(st, "select count(*) from cells where cell_key = \"key-1\" and "
+                               "attempt = 1 and host = \"h1\""), 1);
+    /* The trace fact names the kept copy. */
+    char fact[256];
+    lab_store_cell_get(st, r.cell, "trace", fact, sizeof fact);
+    char *want = lab_asprintf("%s/cell-0-k.trace", logs);
+    assert_string_equal(fact, want);
+    assert_true(lab_file_exists(logs)); /* the console was kept there */
+    assert_int_equal(lab_bundle_import(st, run, logs, b, &r), 0);
+    assert_int_equal(r.outcome, LAB_IMPORT_DUPLICATE);
+    assert_int_equal(count(st, "select count(*) from samples"), 3);
+    lab_store_close(st);
+    free(want);
+    free(b);
+    free(db);
+    free(logs);
+}
+
+static void refused(const char *name, void (*spoil)(const char *b), const char *why)
+{
+    char *b = make_bundle(name, name), *db = lab_asprintf("%s/main.db", dir);
+    struct lab_store *st;
+    struct lab_import_result r;
+    spoil(b);
+    assert_int_equal(lab_store_open(db, &st), 0);
+    int64_t run = lab_store_run_begin(st, "lab run", "seqread", "fast");
+    unsigned before = count(st, "select count(*) from cells");
+    assert_int_equal(lab_bundle_import(st, run, dir, b, &r), -1);
+    assert_int_equal(r.outcome, LAB_IMPORT_REFUSED);
+    if (!strstr(r.why, why))
+        fail_msg("'%s' does not say '%s'", r.why, why);
+    assert_int_equal(count(st, "select count(*) from cells"), before);
+    lab_store_close(st);
+    free(b);
+    free(db);
+}
+
+static void truncate_db(const char *b)
+{
+    char *p = lab_asprintf("%s/cell.db", b);
+    assert_int_equal(truncate(p, 4096), 0);
+    free(p);
+}
+
+static void change_console(const char *b)
+{
+    char *p = lab_asprintf("%s/cell-0-k.console.log", b);
+    lab_write_file(p, "Linux version 6.13\n", 19);
+    free(p);
+}
+
+static void drop_manifest(const char *b)
+{
+    char *p = lab_asprintf("%s/MANIFEST.json", b);
+    unlink(p);
+    free(p);
+}
+
+static void test_refused(void **state)
+{
+    refused("trunc", truncate_db, "cell.db is 4096 bytes, the manifest says");
+    refused("changed", change_console, "does not match its SHA-256");
+    refused("partial", drop_manifest, "partial: no MANIFEST.json");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_job_round_trip, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_import_once, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_refused, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

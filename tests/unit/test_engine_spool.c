@@ -1,0 +1,163 @@
+/* Unit tests of host/engine_spool.c without a guest or an engine: the
+ * attempts of one cell in SPOOL/KEY/aN, as Slurm's requeues or GNU
+ * parallel's retries leave them. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "host/engine.h"
+#include "host/store.h"
+#include "common/file.h"
+#include "common/proc.h"
+#include "common/str.h"
+
+static char dir[64];
+
+static int setup(void **state)
+{
+    strcpy(dir, "/tmp/lab-test-spool-XXXXXX");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    lab_rm_rf(dir);
+    return 0;
+}
+
+/* A bundle as lab_bundle_run leaves it: one run, one cell, 3 samples. */
+static char *make_bundle(const char *name, const char *key, unsigned attempt, const char *status)
+{
+    char *b = lab_asprintf("%s/%s", dir, name), *live = lab_asprintf("%s/live.db", b);
+    char *sealed = lab_asprintf("%s/cell.db", b), *console = lab_asprintf("%s/cell-0-k.console.log", b);
+    struct lab_store *st;
+    lab_mkdir_p(b, 0755);
+    assert_int_equal(lab_store_open(live, &st), 0);
+    int64_t run = lab_store_run_begin(st, "lab cell", "seqread", "fast");
+    int64_t cell = lab_store_cell_begin(st, run, "k", "seqread", "lab.test=seqread");
+    for (int i = 0; i < 3; i++) {
+        struct lab_sample s = {.cell = cell, .rep = i, .test = "seqread", .bytes = 1 << 20,
+                               .real_ns = 1000 + i};
+        lab_store_add_sample(st, &s);
+    }
+    lab_store_cell_set(st, cell, "trace", "/elsewhere/cell-0-k.trace");
+    lab_store_cell_end(st, cell, status, NULL);
+    assert_int_equal(lab_store_seal(st, sealed), 0);
+    lab_store_close(st);
+    unlink(live);
+    lab_write_file(console, "Linux version 6.12\n", 19);
+    struct lab_bundle_manifest m = {.attempt = attempt, .samples = 3};
+    snprintf(m.key, sizeof m.key, "%s", key);
+    snprintf(m.host, sizeof m.host, "h%u", attempt);
+    snprintf(m.status, sizeof m.status, "%s", status);
+    snprintf(m.reason, sizeof m.reason, "%s", strcmp(status, "ok") ? "lost libvirt" : "");
+    snprintf(m.kernel, sizeof m.kernel, "k");
+    snprintf(m.dir, sizeof m.dir, "/elsewhere");
+    assert_int_equal(lab_bundle_write_manifest(b, &m), 0);
+    assert_int_equal(m.nfiles, 2);
+    free(live);
+    free(sealed);
+    free(console);
+    return b;
+}
+
+static unsigned count(const char *sql)
+{
+    char *cmd = lab_asprintf("sqlite3 %s/main.db '%s'", dir, sql);
+    char *out = lab_capture(cmd);
+    unsigned n = out ? (unsigned)strtoul(out, NULL, 10) : 9999;
+    free(out);
+    free(cmd);
+    return n;
+}
+
+struct fixture {
+    struct lab_store *st;
+    struct lab_cell_env env;
+    struct lab_spool_cell c;
+    char *db, *logs;
+};
+
+static void open_fixture(struct fixture *f)
+{
+    f->db = lab_asprintf("%s/main.db", dir);
+    f->logs = lab_asprintf("%s/logs", dir);
+    assert_int_equal(lab_store_open(f->db, &f->st), 0);
+    f->env = (struct lab_cell_env){.store = f->st, .log_dir = f->logs};
+    f->env.run_id = lab_store_run_begin(f->st, "lab run", "seqread", "fast");
+    memset(&f->c, 0, sizeof f->c);
+    snprintf(f->c.key, sizeof f->c.key, "k");
+    snprintf(f->c.dir, sizeof f->c.dir, "%s/k", dir);
+    f->c.index = 3;
+    f->c.dispatched = lab_store_cell_dispatch(f->st, f->env.run_id, "k", "k", "seqread", NULL);
+}
+
+static void close_fixture(struct fixture *f)
+{
+    lab_store_close(f->st);
+    free(f->db);
+    free(f->logs);
+}
+
+/* a1 failed (libvirt lost on h1), a2 ok on h2: a2 stored, once. */
+static void test_failed_then_ok(void **state)
+{
+    struct fixture f;
+    struct lab_cell_result res;
+    open_fixture(&f);
+    free(make_bundle("k/a1", "k", 1, "failed"));
+    assert_int_equal(lab_spool_scan(&f.env, &f.c, &res), 0); /* held: a retry may come */
+    assert_int_equal(count("select count(*) from cells where attempt > 0"), 0);
+    free(make_bundle("k/a2", "k", 2, "ok"));
+    assert_int_equal(lab_spool_scan(&f.env, &f.c, &res), 1);
+    assert_int_equal(res.status, LAB_CELL_OK);
+    assert_int_equal(res.samples, 3);
+    assert_int_equal(count("select count(*) from cells"), 1); /* the dispatch row replaced */
+    assert_int_equal(count("select count(*) from cells where attempt = 2 and host = \"h2\""), 1);
+    assert_int_equal(lab_spool_scan(&f.env, &f.c, &res), 0); /* done: nothing more */
+    close_fixture(&f);
+}
+
+/* Only a partial attempt and a failed one: at the end the failure is
+ * stored; with nothing complete, the cell fails saying so. */
+static void test_give_up(void **state)
+{
+    struct fixture f;
+    struct lab_cell_result res;
+    open_fixture(&f);
+    char *a1 = make_bundle("k/a1", "k", 1, "failed");
+    free(make_bundle("k/a2", "k", 2, "ok"));
+    char *m = lab_asprintf("%s/k/a2/MANIFEST.json", dir);
+    unlink(m); /* a2 partial: its host died */
+    assert_int_equal(lab_spool_scan(&f.env, &f.c, &res), 0);
+    lab_spool_give_up(&f.env, &f.c, "its task ended", &res);
+    assert_int_equal(res.status, LAB_CELL_FAILED);
+    assert_int_equal(count("select count(*) from cells where attempt = 1 and status = \"failed\""), 1);
+    assert_int_equal(count("select count(*) from cells"), 1);
+    close_fixture(&f);
+
+    open_fixture(&f);
+    snprintf(f.c.key, sizeof f.c.key, "other");
+    snprintf(f.c.dir, sizeof f.c.dir, "%s/none", dir);
+    lab_spool_give_up(&f.env, &f.c, "its task ended", &res);
+    assert_non_null(strstr(res.reason, "its task ended; no attempt left a complete bundle"));
+    close_fixture(&f);
+    free(a1);
+    free(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_failed_then_ok, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_give_up, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
