@@ -19,8 +19,6 @@
 #include "common/msg.h"
 #include "common/str.h"
 
-#include <getopt.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
