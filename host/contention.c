@@ -107,7 +107,8 @@ int lab_contention_extra(const struct lab_contention_snap *b, const struct lab_c
     if (b->vcpu_wait_ns >= 0 && e->vcpu_wait_ns >= b->vcpu_wait_ns) {
         int64_t w = e->vcpu_wait_ns - b->vcpu_wait_ns;
         ADD("%shost_vcpu_wait_ns=%lld", used ? " " : "", (long long)w);
-        flag |= run_ns > 0 && 100.0 * (double)w / (double)run_ns > LAB_CONTENTION_VCPU_PCT;
+        flag |= run_ns > 0 && w > LAB_CONTENTION_VCPU_FLOOR_NS &&
+                100.0 * (double)w / (double)run_ns > LAB_CONTENTION_VCPU_PCT;
     }
     if (b->psi_some_us >= 0 && e->psi_some_us >= b->psi_some_us)
         ADD("%shost_psi_cpu_us=%lld host_psi_cpu_avg10=%.2f", used ? " " : "",

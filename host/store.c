@@ -835,7 +835,7 @@ int64_t lab_store_find_import(struct lab_store *st, const char *key, unsigned at
     return finish_iter(st, s, rc, 0, "find an imported cell") < 0 ? -1 : found;
 }
 
-/* The bundle's one cell, its facts, samples and records, copied under a
+/* The bundle's one cell, its facts, samples, records and phases, copied under a
  * new cell id of `run`; the statements run inside the caller's transaction. */
 static const char *const import_sql[] = {
     "DELETE FROM cells WHERE cell_key = ?2 AND attempt = 0 AND run = ?1", /* the dispatch row */
@@ -850,6 +850,9 @@ static const char *const import_sql[] = {
     "FROM b.samples ORDER BY id",
     "INSERT INTO records (cell, host_ns, line) SELECT ?7, host_ns, line FROM b.records "
     "ORDER BY id",
+    /* where the cell's time went (host/timing.h) */
+    "INSERT INTO cell_phases (cell, seq, phase, ns, note) SELECT ?7, seq, phase, ns, note "
+    "FROM b.cell_phases",
 };
 
 static int import_rows(struct lab_store *st, int64_t run, const struct lab_store_import *im,

@@ -84,6 +84,8 @@ static char *make_bundle(const char *name, const char *key)
         lab_store_add_sample(st, &s);
     }
     lab_store_cell_set(st, cell, "trace", "/elsewhere/cell-0-k.trace");
+    lab_store_add_phase(st, cell, 0, "host", 25000000, NULL);
+    lab_store_add_phase(st, cell, 1, "firmware", -1, "no printk times");
     lab_store_cell_end(st, cell, "ok", NULL);
     assert_int_equal(lab_store_seal(st, sealed), 0);
     lab_store_close(st);
@@ -127,6 +129,9 @@ static void test_import_once(void **state)
     assert_int_equal(lab_bundle_import(st, run, logs, b, &r), 0);
     assert_int_equal(r.outcome, LAB_IMPORT_DONE);
     assert_int_equal(count(st, "select count(*) from samples"), 3);
+    /* Where its time went comes along (lab show --timing). */
+    assert_int_equal(count(st, "select count(*) from cell_phases where ns = 25000000 or "
+                               "note = \"no printk times\""), 2);
     assert_int_equal(count(st, "select count(*) from cells where cell_key = \"key-1\" and "
                                "attempt = 1 and host = \"h1\""), 1);
     /* The trace fact names the kept copy. */

@@ -48,6 +48,16 @@ static void test_extra_and_flag(void **state)
     buf[0] = '\0';
     assert_int_equal(lab_contention_extra(&b, &e, 1000000000, buf, sizeof buf), 1);
     assert_non_null(strstr(buf, "host_flag=1"));
+    /* 3.3 ms of wait in a 30 ms run: over 5%, but under the host's floor. */
+    e.vcpu_wait_ns = b.vcpu_wait_ns + 3300000;
+    e.disk_late_ns = b.disk_late_ns;
+    buf[0] = '\0';
+    assert_int_equal(lab_contention_extra(&b, &e, 30000000, buf, sizeof buf), 0);
+    assert_null(strstr(buf, "host_flag=1"));
+    /* 12 ms in the same run: past both, flagged. */
+    e.vcpu_wait_ns = b.vcpu_wait_ns + 12000000;
+    buf[0] = '\0';
+    assert_int_equal(lab_contention_extra(&b, &e, 30000000, buf, sizeof buf), 1);
     /* Disk replies 30 ms late in total in a 1 s run: 3%, flagged. */
     e.vcpu_wait_ns = b.vcpu_wait_ns;
     e.disk_late_ns = b.disk_late_ns + 30000000;
