@@ -57,7 +57,7 @@ fuzz-merge: fuzz-build
 # Line coverage of the code under test by each corpus (llvm-cov): the
 # harnesses once more with source-based coverage, run over both corpora.
 FUZZ_COV_FLAGS := -g -O0 -fsanitize=fuzzer -fprofile-instr-generate -fcoverage-mapping \
-                  -std=gnu11 -D_GNU_SOURCE -I. -Ihost -Iguest-agent -Ikernels
+                  -std=gnu11 -D_GNU_SOURCE -I.
 $(BUILD)/fuzz-cov/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.mk $$(FUZZ_SRC_$$*) $(FUZZ_HDRS)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_COV_FLAGS) -o $@ $< $(FUZZ_SRC_$*) $(FUZZ_LIBS_$*) -lm
