@@ -12,9 +12,9 @@ FUZZ_FLAGS   := -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefin
 FUZZ_NAMES   := proto experiment profile bzimage trace agent_cmdline
 
 # The code under test for each harness.
-FUZZ_COMMON := $(filter-out common/hash.c,$(wildcard common/*.c))
+FUZZ_COMMON := $(wildcard common/*.c)
 FUZZ_SRC_proto         := host/proto.c $(FUZZ_COMMON)
-FUZZ_SRC_experiment    := host/experiment.c $(FUZZ_COMMON) $(addprefix guest-agent/,keys.c cmdline.c fmt.c opts.c)
+FUZZ_SRC_experiment    := host/experiment.c host/testdef.c $(FUZZ_COMMON) $(addprefix guest-agent/,keys.c cmdline.c fmt.c opts.c)
 FUZZ_SRC_profile       := host/hdd/profile.c host/hdd/model.c host/hdd/layout.c host/hdd/queue.c
 FUZZ_SRC_bzimage       := kernels/bzimage.c $(FUZZ_COMMON)
 FUZZ_SRC_trace         := host/trace.c $(FUZZ_COMMON) host/store.c
@@ -28,7 +28,7 @@ FUZZ_HDRS := $(wildcard common/*.h host/*.h host/hdd/*.h guest-agent/*.h kernels
 .SECONDEXPANSION:
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.mk $$(FUZZ_SRC_$$*) $(FUZZ_HDRS)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SRC_$*) $(FUZZ_LIBS_$*) -lm
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SRC_$*) $(FUZZ_LIBS_$*) -lcrypto -lm
 
 .PHONY: fuzz fuzz-build fuzz-merge fuzz-coverage
 fuzz-build: $(FUZZ_BINS)
@@ -60,7 +60,7 @@ FUZZ_COV_FLAGS := -g -O0 -fsanitize=fuzzer -fprofile-instr-generate -fcoverage-m
                   -std=gnu11 -D_GNU_SOURCE -I.
 $(BUILD)/fuzz-cov/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.mk $$(FUZZ_SRC_$$*) $(FUZZ_HDRS)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_COV_FLAGS) -o $@ $< $(FUZZ_SRC_$*) $(FUZZ_LIBS_$*) -lm
+	$(FUZZ_CC) $(FUZZ_COV_FLAGS) -o $@ $< $(FUZZ_SRC_$*) $(FUZZ_LIBS_$*) -lcrypto -lm
 
 fuzz-coverage: $(FUZZ_NAMES:%=$(BUILD)/fuzz-cov/fuzz_%)
 	@for n in $(FUZZ_NAMES); do \
