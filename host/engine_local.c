@@ -80,9 +80,20 @@ int lab_engine_collect(const struct lab_cell_env *env, int64_t dispatched, const
     }
     if (rc == 0) /* stored before: its result is the one on record */
         lab_engine_result_of(&imp->m, res);
+    if (rc < 0 && imp->outcome != LAB_IMPORT_REFUSED) {
+        /* Measured, but not stored: a failure, never an ok cell. The bundle
+         * stays in the spool for `lab import` once the store can take it. */
+        const char *why = lab_store_failure(env->store);
+        res->status = LAB_CELL_FAILED;
+        snprintf(res->reason, sizeof res->reason,
+                 "its result could not be stored (%.700s); the bundle is kept in %.200s",
+                 why ? why : "see above", dir);
+        return rc;
+    }
     if (imp->outcome == LAB_IMPORT_REFUSED) {
         res->status = LAB_CELL_FAILED;
-        snprintf(res->reason, sizeof res->reason, "its result bundle was refused: %.900s", imp->why);
+        snprintf(res->reason, sizeof res->reason, "its result bundle was refused: %.900s",
+                 imp->why);
         lab_store_cell_end(env->store, dispatched, "failed", res->reason);
     }
     return rc;

@@ -918,10 +918,17 @@ int lab_store_import(struct lab_store *st, int64_t run, const struct lab_store_i
     }
     /* One transaction: the whole cell or nothing. */
     if (exec(st, "BEGIN IMMEDIATE") == 0) {
-        if (import_rows(st, run, im, cell) == 0 && exec(st, "COMMIT") == 0)
+        if (import_rows(st, run, im, cell) == 0 && exec(st, "COMMIT") == 0) {
             rc = 0;
-        else
+        } else {
+            /* A full disk or a read-only store is the store's failure, like
+             * any other write's: the run stops before its next cell. */
+            int err = sqlite3_extended_errcode(st->db);
             sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+            if (is_fatal(err) && !st->failure)
+                st->failure = lab_asprintf("result store %s: cannot import a cell: %s", st->path,
+                                           sqlite3_errstr(err));
+        }
     }
     sqlite3_exec(st->db, "DETACH DATABASE b", NULL, NULL, NULL);
 out:
