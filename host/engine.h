@@ -67,6 +67,11 @@ struct lab_spool_cell {
 };
 /* Imports an ok attempt that landed: 1 with res, else 0 (a failed one
  * held, a partial one refused and said once a later attempt exists). */
+/* A cell queued for a spool engine (Slurm, ssh): dispatched in the store,
+ * its job written to SPOOL/KEY/, c filled in. 0, or -1 with the cell
+ * failed in res (and in the store). */
+int lab_spool_queue(struct lab_engine *e, const char *spool, const struct lab_cell_spec *spec,
+                    struct lab_spool_cell *c, struct lab_cell_result *res);
 int lab_spool_scan(const struct lab_cell_env *env, struct lab_spool_cell *c,
                    struct lab_cell_result *res);
 /* The engine ran its last attempt: the held failure imported, or failed

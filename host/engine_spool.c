@@ -95,3 +95,27 @@ void lab_spool_give_up(const struct lab_cell_env *env, struct lab_spool_cell *c,
     snprintf(res->reason, sizeof res->reason, "%.900s; no attempt left a complete bundle", why);
     lab_store_cell_end(env->store, c->dispatched, "failed", res->reason);
 }
+
+int lab_spool_queue(struct lab_engine *e, const char *spool, const struct lab_cell_spec *spec,
+                    struct lab_spool_cell *c, struct lab_cell_result *res)
+{
+    struct lab_cell_job job;
+    lab_cell_job_from_spec(&job, e->env->run_id, spec, e->sets, e->nsets);
+    memset(c, 0, sizeof *c);
+    c->index = (size_t)spec->index;
+    snprintf(c->key, sizeof c->key, "%s", job.key);
+    snprintf(c->dir, sizeof c->dir, "%s/%s", spool, job.key);
+    char *path = lab_asprintf("%s/%s", c->dir, LAB_BUNDLE_JOB);
+    c->dispatched = lab_engine_dispatch(e->env, spec, &job);
+    int ok = c->dispatched > 0 && lab_mkdir_p(c->dir, 0755) == 0 &&
+             lab_cell_job_write(&job, path) == 0;
+    lab_cell_job_free(&job);
+    free(path);
+    if (!ok) {
+        res->status = LAB_CELL_FAILED;
+        snprintf(res->reason, sizeof res->reason, "cannot write its cell job in %.900s", c->dir);
+        lab_store_cell_end(e->env->store, c->dispatched, "failed", res->reason);
+        return -1;
+    }
+    return 0;
+}

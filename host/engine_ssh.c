@@ -114,24 +114,8 @@ static enum lab_run_q ssh_run_cell(void *engine, const struct lab_cell_spec *spe
     struct lab_engine *e = engine;
     struct ssh *s = e->priv;
     struct lab_spool_cell *c = &s->cells[s->ncells];
-    struct lab_cell_job job;
-    lab_cell_job_from_spec(&job, e->env->run_id, spec, e->sets, e->nsets);
-    memset(c, 0, sizeof *c);
-    c->index = (size_t)spec->index;
-    snprintf(c->key, sizeof c->key, "%s", job.key);
-    snprintf(c->dir, sizeof c->dir, "%s/%s", s->spool, job.key);
-    char *path = lab_asprintf("%s/%s", c->dir, LAB_BUNDLE_JOB);
-    c->dispatched = lab_engine_dispatch(e->env, spec, &job);
-    int ok = c->dispatched > 0 && lab_mkdir_p(c->dir, 0755) == 0 &&
-             lab_cell_job_write(&job, path) == 0;
-    lab_cell_job_free(&job);
-    free(path);
-    if (!ok) {
-        res->status = LAB_CELL_FAILED;
-        snprintf(res->reason, sizeof res->reason, "cannot write its cell job in %s", c->dir);
-        lab_store_cell_end(e->env->store, c->dispatched, "failed", res->reason);
+    if (lab_spool_queue(e, s->spool, spec, c, res) < 0)
         return LAB_RUN_Q_COMPLETED;
-    }
     s->ncells++;
     return LAB_RUN_Q_QUEUED;
 }
