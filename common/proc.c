@@ -5,10 +5,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 const char *lab_tool_path(const char *name, char *buf, size_t size)
 {
@@ -46,6 +48,49 @@ int lab_spawn_wait(char *const argv[], const char *log_path)
     if (WIFEXITED(status))
         return WEXITSTATUS(status);
     return lab_error("%s died of signal %d", argv[0], WTERMSIG(status));
+}
+
+/* The grandchild's exec failure, if any, comes back over a close-on-exec
+ * pipe: EOF means it is running argv[0]. */
+int lab_spawn_daemon(char *const argv[])
+{
+    int pipefd[2];
+    if (pipe2(pipefd, O_CLOEXEC) < 0)
+        return lab_error("pipe: %s", strerror(errno));
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(pipefd[0]);
+        close(pipefd[1]);
+        return lab_error("fork: %s", strerror(errno));
+    }
+    if (pid == 0) {
+        setsid();
+        if (fork() != 0)
+            _exit(0); /* the daemon is reparented away from the lab */
+        int null = open("/dev/null", O_RDWR);
+        for (int fd = 0; fd < 3; fd++)
+            dup2(null, fd);
+        for (int fd = 3; fd < 1024; fd++)
+            if (fd != pipefd[1])
+                close(fd);
+        signal(SIGINT, SIG_DFL);
+        execvp(argv[0], argv);
+        int err = errno;
+        if (write(pipefd[1], &err, sizeof err) < 0) {
+        }
+        _exit(127);
+    }
+    close(pipefd[1]);
+    int status, err = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    ssize_t n;
+    while ((n = read(pipefd[0], &err, sizeof err)) < 0 && errno == EINTR) {
+    }
+    close(pipefd[0]);
+    if (n == (ssize_t)sizeof err)
+        return lab_error("cannot run %s: %s", argv[0], strerror(err));
+    return 0;
 }
 
 uint64_t lab_proc_start(long pid)
