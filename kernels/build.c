@@ -229,11 +229,15 @@ static int job_key(struct job *j)
 }
 
 /* Registers the cached build under its name, replacing a kernel of that
- * name; a cached build already registered as a build stays as it is. */
+ * name; this very build already registered under it stays as it is (with
+ * its smoke-test verdict). A different build of that name is replaced:
+ * a changed fragment whose build was cached under another name used to
+ * leave the old kernel in place, silently. */
 static int job_register(struct job *j, int keep_registered_build)
 {
     const struct lab_kernel *k = lab_kernel_find(j->name);
-    if (keep_registered_build && k && k->dir && strcmp(k->source, "build") == 0)
+    if (keep_registered_build && k && k->dir && strcmp(k->source, "build") == 0 && k->build_hash &&
+        strcmp(k->build_hash, j->hex) == 0)
         return 0;
     if (k && k->dir)
         lab_user_kernel_remove(j->name);

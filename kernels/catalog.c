@@ -15,20 +15,20 @@
 #define DEB61(abi, upstream)                                                                       \
     {                                                                                              \
         "6.1.0-" #abi, "linux-image-6.1.0-" #abi "-amd64-unsigned", "6.1.0-" #abi "-amd64",        \
-            "x86_64", "debian", upstream, "amd64", NULL, NULL, NULL, 0, 0, NULL, NULL              \
+            "x86_64", "debian", upstream, "amd64", NULL, NULL, NULL, 0, 0, NULL, NULL, NULL        \
     }
 /* Debian 6.12 (bookworm updates), amd64 flavour: name "6.12.<v>". */
 #define DEB612(v)                                                                                  \
     {                                                                                              \
         "6.12." #v, "linux-image-6.12." #v "+deb12-amd64-unsigned", "6.12." #v "+deb12-amd64",     \
-            "x86_64", "debian", "6.12." #v, "amd64", NULL, NULL, NULL, 0, 0, NULL, NULL            \
+            "x86_64", "debian", "6.12." #v, "amd64", NULL, NULL, NULL, 0, 0, NULL, NULL, NULL      \
     }
 /* Debian 6.1, i386 architecture, 686 flavour (no PAE: runs on any i686
  * QEMU CPU): name "6.1.0-<abi>-i386". */
 #define DEB61_I386(abi, upstream)                                                                  \
     {                                                                                              \
         "6.1.0-" #abi "-i386", "linux-image-6.1.0-" #abi "-686-unsigned", "6.1.0-" #abi "-686",    \
-            "i686", "debian", upstream, "i386", NULL, NULL, NULL, 0, 0, NULL, NULL                 \
+            "i686", "debian", upstream, "i386", NULL, NULL, NULL, 0, 0, NULL, NULL, NULL           \
     }
 
 static const struct lab_kernel kernels[] = {

@@ -26,6 +26,7 @@ struct lab_kernel {
      * modern compilers miscompile old trees silently. */
     const char *verified;
     const char *verified_note; /* the figures, or why it failed; NULL when never run */
+    const char *build_hash;    /* a lab build's cache key (kernels/build.h), else NULL */
 };
 
 /* NULL if unknown. Debian entries first, then the user kernels registered

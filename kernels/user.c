@@ -39,6 +39,7 @@ static void free_kernel(struct lab_kernel *k)
     free((char *)k->config_path);
     free((char *)k->verified);
     free((char *)k->verified_note);
+    free((char *)k->build_hash);
     free((char *)k->banner);
 }
 
@@ -98,6 +99,7 @@ static int load_one(const char *dir, struct lab_kernel *k)
         k->config_path = lab_asprintf("%s/config", dir);
     k->verified = conf_get(text, "verified");
     k->verified_note = conf_get(text, "verified_note");
+    k->build_hash = conf_get(text, "build_hash");
     free(text);
     if (!k->name || !k->version || !k->release || !k->arch || !k->source) {
         free_kernel(k);

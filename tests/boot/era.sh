@@ -148,5 +148,19 @@ rc=$?
 check "cells refuse it (exit 2, got $rc)" test $rc -eq 2
 check "saying it failed the smoke test" grep -q 'failed the lab.s IO smoke test' "$tmp/r"
 "$lab" kernels remove ci-nodrv-$$ >/dev/null 2>&1
+
+# A name given to another cached build is that build from then on: both
+# builds above are cached, so these two builds only register (and
+# smoke-test) them; the second used to leave the first in place.
+alias=ci-alias-$$
+if [ -r "$srcs/linux-2.6.9.tar.xz" ] && [ -r "$srcs/linux-2.4.22.tar.xz" ]; then
+    "$lab" kernels build "$srcs/linux-2.6.9.tar.xz" --arch i686 --name $alias >"$tmp/a1" 2>&1
+    "$lab" kernels build "$srcs/linux-2.4.22.tar.xz" --arch i686 --name $alias >"$tmp/a2" 2>&1
+    rc=$?
+    "$lab" kernels show $alias >"$tmp/a3" 2>&1
+    check "a cached 2.4.22 build takes over the name of a 2.6.9 one (exit $rc)" \
+        grep -qE '^  version +2\.4\.22$' "$tmp/a3"
+    "$lab" kernels remove $alias >/dev/null 2>&1
+fi
 check_no_leaks
 finish
