@@ -32,24 +32,25 @@ const char *lab_vm_uri(void)
     return geteuid() == 0 ? "qemu:///system" : "qemu:///session";
 }
 
-/* libvirt ends a domain only once its QEMU is reaped, and QEMU is an
+/* Both daemons are started detached and without the lab's descriptors
+ * (lab_spawn_daemon): a flock or socket the lab holds must not live on in
+ * them. libvirt ends a domain only once its QEMU is reaped, and QEMU is an
  * orphan (libvirt forks it twice): the nearest child subreaper above
  * libvirtd reaps it, else PID 1. A PID 1 that reaps late (this machine
  * type's, firecracker's process_api: 1.1-2 s) made every cell's teardown
- * wait for it, so a libvirtd the lab starts runs under tini -s, which
- * reaps at once; without tini, libvirtd -d as before. */
+ * wait for it, so libvirtd runs under tini -s, which reaps at once, when
+ * tini is installed. */
 static int start_libvirtd(void)
 {
-    char *virtlogd[] = {"virtlogd", "-d", NULL};
-    char *libvirtd[] = {"libvirtd", "-d", NULL};
-    char tini[64], daemon[64];
+    char logd[64], tini[64], daemon[64];
+    char *virtlogd[] = {(char *)lab_tool_path("virtlogd", logd, sizeof logd), NULL};
     char *reaped[] = {(char *)lab_tool_path("tini", tini, sizeof tini), "-s", "--",
                       (char *)lab_tool_path("libvirtd", daemon, sizeof daemon), NULL};
     int have_tini = access(reaped[0], X_OK) == 0;
-    lab_warn("libvirtd is not running; starting it (virtlogd -d; %s)",
-             have_tini ? "tini -s -- libvirtd" : "libvirtd -d");
-    lab_spawn_wait(virtlogd, "/dev/null");
-    return have_tini ? lab_spawn_daemon(reaped) : lab_spawn_wait(libvirtd, "/dev/null");
+    lab_warn("libvirtd is not running; starting it (virtlogd; %slibvirtd)",
+             have_tini ? "tini -s -- " : "");
+    lab_spawn_daemon(virtlogd);
+    return lab_spawn_daemon(have_tini ? reaped : reaped + 3);
 }
 
 /* What to do about a failed connection, first match wins: a permission
@@ -65,7 +66,9 @@ static const struct {
      "again); or leave LAB_LIBVIRT_URI unset for qemu:///session"},
     {-1, NULL, "ermission denied",
      "permission denied on the libvirt socket: run as root or join the libvirt group"},
-    {1, NULL, NULL, "start it with: virtlogd -d && libvirtd -d   (or: systemctl start libvirtd)"},
+    {1, NULL, NULL,
+     "start it with: virtlogd -d && setsid tini -s -- libvirtd &   (or: systemctl start "
+     "libvirtd)"},
     {0, NULL, NULL, "install libvirt-daemon-system (make deps) or set LAB_LIBVIRT_URI"},
 };
 
