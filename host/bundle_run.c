@@ -2,6 +2,7 @@
  * (host/cell.c) against a private store in the bundle, which is sealed
  * into one file before the manifest is written. */
 #include "host/bundle.h"
+#include "host/accel.h"
 #include "host/vm.h"
 #include "common/file.h"
 #include "common/msg.h"
@@ -47,7 +48,18 @@ static void run_cell(const struct lab_cell_job *job, struct lab_job_spec *js, co
     } else {
         lab_vm_sweep_stale(conn);
         struct lab_cell_env env = {.conn = conn, .store = st, .run_id = run, .log_dir = dir};
-        lab_cell_run(&env, &js->spec, res);
+        /* "auto": the controller left the accelerator to this host's own
+         * probe (its verdict cached per host kernel, host/accel.h). */
+        if (strcmp(js->spec.virt_type, "auto") == 0)
+            js->spec.virt_type = lab_accel_choose("auto", &env, &js->spec);
+        if (js->spec.virt_type) {
+            lab_cell_run(&env, &js->spec, res);
+        } else {
+            res->status = LAB_CELL_FAILED;
+            snprintf(res->reason, sizeof res->reason, "no accelerator on %s", lab_bundle_host());
+            int64_t cell = lab_store_cell_begin(st, run, job->kernel, js->exp.name, NULL);
+            lab_store_cell_end(st, cell, "failed", res->reason);
+        }
         virConnectClose(conn);
     }
     lab_store_foreach_cell(st, run, set_host_fact, st);

@@ -61,9 +61,10 @@ struct lab_spool_cell {
     uint64_t said;    /* partial attempts said */
     char held[4096];  /* a complete but failed attempt, kept for the end */
     char held_why[300];
-    char task[48];    /* the engine's name for its task ("12_3": Slurm's array job and task) */
+    char task[64];    /* the engine's name for its task ("12_3": Slurm's array job and task) */
     int gone;         /* polls since the engine stopped listing its task */
     int done;
+    int64_t cell;     /* done: the cell stored for it (its import, or the failed dispatch row) */
 };
 /* Imports an ok attempt that landed: 1 with res, else 0 (a failed one
  * held, a partial one refused and said once a later attempt exists). */
