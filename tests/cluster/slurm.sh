@@ -71,6 +71,9 @@ if [ -s "$tmp/requeued" ]; then
 else
     not_ok "no task was requeued (the watcher saw none running)"
 fi
-check "the spool is gone" bash -c "! ls -d '$LAB_HOME_SPOOL'/* 2>/dev/null | grep -q ."
+# This run's spools (other labs' may be there: the shared cache's).
+spool=$(sed -n 's/^lab: slurm: spool \([^,]*\),.*/\1/p' "$tmp/slurm.err")
+check "the Slurm run's spool ($spool) is gone" test -n "$spool" -a ! -e "$spool"
+check "the local run's spool is gone" test ! -e "$LAB_HOME_SPOOL/$(sql "select pid from runs where id = $local_run")"
 check_no_leaks
 finish
