@@ -21,7 +21,7 @@ const char *lab_tool_path(const char *name, char *buf, size_t size)
     return name;
 }
 
-int lab_spawn_wait(char *const argv[], const char *log_path)
+static int spawn(char *const argv[], const char *log_path, int close_fds)
 {
     int status;
     pid_t pid = fork();
@@ -36,6 +36,8 @@ int lab_spawn_wait(char *const argv[], const char *log_path)
             }
         }
         signal(SIGINT, SIG_IGN); /* the lab decides when children stop */
+        if (close_fds)
+            close_range(3, ~0U, 0);
         execvp(argv[0], argv);
         fprintf(stderr, "lab: cannot run %s: %s\n", argv[0], strerror(errno));
         _exit(127);
@@ -46,6 +48,16 @@ int lab_spawn_wait(char *const argv[], const char *log_path)
     if (WIFEXITED(status))
         return WEXITSTATUS(status);
     return lab_error("%s died of signal %d", argv[0], WTERMSIG(status));
+}
+
+int lab_spawn_wait(char *const argv[], const char *log_path)
+{
+    return spawn(argv, log_path, 0);
+}
+
+int lab_spawn_daemon(char *const argv[], const char *log_path)
+{
+    return spawn(argv, log_path, 1);
 }
 
 uint64_t lab_proc_start(long pid)

@@ -37,8 +37,8 @@ static int start_libvirtd(void)
     char *virtlogd[] = {"virtlogd", "-d", NULL};
     char *libvirtd[] = {"libvirtd", "-d", NULL};
     lab_warn("libvirtd is not running; starting it (virtlogd -d; libvirtd -d)");
-    lab_spawn_wait(virtlogd, "/dev/null");
-    return lab_spawn_wait(libvirtd, "/dev/null");
+    lab_spawn_daemon(virtlogd, "/dev/null");
+    return lab_spawn_daemon(libvirtd, "/dev/null");
 }
 
 /* What to do about a failed connection, first match wins: a permission

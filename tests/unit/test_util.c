@@ -205,12 +205,36 @@ static int teardown(void **state)
     return 0;
 }
 
+/* A daemon the lab starts (libvirtd) holds none of the lab's descriptors:
+ * a flock(1) lock around the lab would otherwise outlive it. */
+static void test_spawn_daemon(void **state)
+{
+    char out[] = "/tmp/lab-test-daemon-XXXXXX";
+    int keep = mkstemp(out); /* not close-on-exec, like flock's */
+    assert_true(keep >= 0);
+    char *cmd = lab_asprintf("test -e /proc/self/fd/%d && echo held >%s; true", keep, out);
+    char *argv[] = {"sh", "-c", cmd, NULL};
+    assert_int_equal(lab_spawn_daemon(argv, NULL), 0);
+    char *text = lab_read_text(out, 64, NULL);
+    assert_non_null(text);
+    assert_string_equal(text, "");
+    free(text);
+    assert_int_equal(lab_spawn_wait(argv, NULL), 0); /* a tool still gets them */
+    text = lab_read_text(out, 64, NULL);
+    assert_string_equal(text, "held\n");
+    free(text);
+    free(cmd);
+    close(keep);
+    unlink(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bounded),         cmocka_unit_test(test_nul),
         cmocka_unit_test(test_numbers),         cmocka_unit_test(test_escape),
         cmocka_unit_test(test_private_run_dir), cmocka_unit_test(test_quote_capture),
+        cmocka_unit_test(test_spawn_daemon),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
