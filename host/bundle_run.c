@@ -33,16 +33,15 @@ static int set_host_fact(const struct lab_cell_info *ci, void *arg)
 static void cannot_start(const struct lab_cell_job *job, const char *why, struct lab_store *st,
                          struct lab_cell_result *res)
 {
-    const char *base = strrchr(job->experiment, '/') ? strrchr(job->experiment, '/') + 1
-                                                     : job->experiment;
+    const char *base =
+        strrchr(job->experiment, '/') ? strrchr(job->experiment, '/') + 1 : job->experiment;
     char exp[128];
     snprintf(exp, sizeof exp, "%.*s", (int)strcspn(base, "."), base);
     char *cmd = lab_asprintf("lab cell %s (attempt %u)", job->key, attempt_of(job));
     int64_t run = lab_store_run_begin(st, cmd, exp, job->profile);
     free(cmd);
     res->status = LAB_CELL_FAILED;
-    snprintf(res->reason, sizeof res->reason, "cannot start on %s: %.900s", lab_bundle_host(),
-             why);
+    snprintf(res->reason, sizeof res->reason, "cannot start on %s: %.900s", lab_bundle_host(), why);
     int64_t cell = lab_store_cell_begin(st, run, job->kernel, exp, NULL);
     lab_store_cell_end(st, cell, "failed", res->reason);
     lab_store_cell_set(st, cell, "host", lab_bundle_host());

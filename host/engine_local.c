@@ -45,9 +45,8 @@ int lab_engine_spool_claim(const struct lab_cell_env *env)
         char host[256];
         char *store = env->store ? realpath(lab_store_file(env->store), NULL) : NULL;
         this_host(host, sizeof host);
-        char *text = lab_asprintf("host=%s\npid=%ld\nstart=%llu\nstore=%s\n", host,
-                                  (long)getpid(), (unsigned long long)lab_proc_start(getpid()),
-                                  store ? store : "");
+        char *text = lab_asprintf("host=%s\npid=%ld\nstart=%llu\nstore=%s\n", host, (long)getpid(),
+                                  (unsigned long long)lab_proc_start(getpid()), store ? store : "");
         rc = lab_mkdir_p(spool, 0755) == 0 ? lab_write_file(path, text, strlen(text)) : -1;
         free(text);
         free(store);
@@ -65,7 +64,8 @@ int lab_engine_spool_owner(const char *spool, struct lab_spool_owner *o)
     memset(o, 0, sizeof *o);
     if (!text)
         return -1;
-    for (char *save, *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+    for (char *save, *line = strtok_r(text, "\n", &save); line;
+         line = strtok_r(NULL, "\n", &save)) {
         char *v = strchr(line, '=');
         if (!v)
             continue;
@@ -90,8 +90,8 @@ void lab_engine_spool_tidy(void)
     struct dirent *e;
     int others = 0;
     while (d && (e = readdir(d)))
-        others += strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
-                  strcmp(e->d_name, LAB_SPOOL_OWNER);
+        others +=
+            strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strcmp(e->d_name, LAB_SPOOL_OWNER);
     if (d)
         closedir(d);
     if (d && !others) {

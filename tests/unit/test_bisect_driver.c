@@ -52,7 +52,7 @@ struct fake {
     unsigned queued_reps[MAX_CALLS];
     int queued_taken[MAX_CALLS];
     size_t nqueued;
-    int events[8];     /* reports per event kind */
+    int events[8]; /* reports per event kind */
 };
 
 static size_t index_of(const struct fake *f, const char *hash_or_kernel)
@@ -87,7 +87,8 @@ static int fake_measure(void *ctx, const char *kernel, unsigned reps, struct lab
     f->calls[f->ncalls++] = i;
     if (f->nqueued) { /* with a queue op: every boot was announced, in order */
         size_t q = 0;
-        while (q < f->nqueued && (f->queued_taken[q] || f->queued[q] != i || f->queued_reps[q] != reps))
+        while (q < f->nqueued &&
+               (f->queued_taken[q] || f->queued[q] != i || f->queued_reps[q] != reps))
             q++;
         assert_true(q < f->nqueued);
         f->queued_taken[q] = 1;
@@ -125,7 +126,8 @@ static void fake_queue(void *ctx, const char *kernel, unsigned reps)
 }
 
 /* The ops of an engine that starts boots ahead (Slurm's). */
-static const struct lab_bisect_ops queue_ops = {fake_build, fake_measure, fake_describe, fake_queue};
+static const struct lab_bisect_ops queue_ops = {fake_build, fake_measure, fake_describe,
+                                                fake_queue};
 static const struct lab_bisect_ops *ops = &fake_ops;
 
 static enum lab_bisect_stop fake_stop(void *ctx, char *why, size_t len)
