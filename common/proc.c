@@ -5,10 +5,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 const char *lab_tool_path(const char *name, char *buf, size_t size)
 {
@@ -21,7 +23,7 @@ const char *lab_tool_path(const char *name, char *buf, size_t size)
     return name;
 }
 
-static int spawn(char *const argv[], const char *log_path, int close_fds)
+int lab_spawn_wait(char *const argv[], const char *log_path)
 {
     int status;
     pid_t pid = fork();
@@ -36,8 +38,6 @@ static int spawn(char *const argv[], const char *log_path, int close_fds)
             }
         }
         signal(SIGINT, SIG_IGN); /* the lab decides when children stop */
-        if (close_fds)
-            close_range(3, ~0U, 0);
         execvp(argv[0], argv);
         fprintf(stderr, "lab: cannot run %s: %s\n", argv[0], strerror(errno));
         _exit(127);
@@ -50,14 +50,47 @@ static int spawn(char *const argv[], const char *log_path, int close_fds)
     return lab_error("%s died of signal %d", argv[0], WTERMSIG(status));
 }
 
-int lab_spawn_wait(char *const argv[], const char *log_path)
+/* The grandchild's exec failure, if any, comes back over a close-on-exec
+ * pipe: EOF means it is running argv[0]. */
+int lab_spawn_daemon(char *const argv[])
 {
-    return spawn(argv, log_path, 0);
-}
-
-int lab_spawn_daemon(char *const argv[], const char *log_path)
-{
-    return spawn(argv, log_path, 1);
+    int pipefd[2];
+    if (pipe2(pipefd, O_CLOEXEC) < 0)
+        return lab_error("pipe: %s", strerror(errno));
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(pipefd[0]);
+        close(pipefd[1]);
+        return lab_error("fork: %s", strerror(errno));
+    }
+    if (pid == 0) {
+        setsid();
+        if (fork() != 0)
+            _exit(0); /* the daemon is reparented away from the lab */
+        int null = open("/dev/null", O_RDWR);
+        for (int fd = 0; fd < 3; fd++)
+            dup2(null, fd);
+        for (int fd = 3; fd < 1024; fd++)
+            if (fd != pipefd[1])
+                close(fd);
+        signal(SIGINT, SIG_DFL);
+        execvp(argv[0], argv);
+        int err = errno;
+        if (write(pipefd[1], &err, sizeof err) < 0) {
+        }
+        _exit(127);
+    }
+    close(pipefd[1]);
+    int status, err = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    ssize_t n;
+    while ((n = read(pipefd[0], &err, sizeof err)) < 0 && errno == EINTR) {
+    }
+    close(pipefd[0]);
+    if (n == (ssize_t)sizeof err)
+        return lab_error("cannot run %s: %s", argv[0], strerror(err));
+    return 0;
 }
 
 uint64_t lab_proc_start(long pid)

@@ -12,10 +12,12 @@ const char *lab_tool_path(const char *name, char *buf, size_t size);
 /* Runs argv[0] (searched in PATH), waits, returns its exit status or -1.
  * stdout/stderr go to log_path when it is not NULL, else they are inherited. */
 int lab_spawn_wait(char *const argv[], const char *log_path);
-/* The same for a daemon that outlives the lab (libvirtd -d): it gets none
- * of the lab's descriptors but stdin, stdout and stderr, so it holds no
- * lock (flock(1) around the lab) or pipe of the lab's caller. */
-int lab_spawn_daemon(char *const argv[], const char *log_path);
+
+/* Starts argv[0] (searched in PATH) as a daemon of its own: in a new
+ * session, stdio on /dev/null, none of this process's other descriptors
+ * (a lock or a socket the lab holds must not live on in it), and not this
+ * process's child. 0 once it is exec'd, or -1 said. */
+int lab_spawn_daemon(char *const argv[]);
 
 /* A process's start time (clock ticks after boot, /proc/PID/stat field 22),
  * 0 if it does not exist: with the pid, names one process even after the

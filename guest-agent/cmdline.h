@@ -41,6 +41,9 @@ struct agent_config {
     char fs[AGENT_CFG_NAME_MAX];   /* lab.fs      (ext2) */
     char file[AGENT_CFG_PATH_MAX]; /* lab.file    (big_file), under /mnt */
     uint64_t size;                 /* lab.size    (0 = whole file) */
+    uint64_t warmup;               /* lab.warmup  (0): the first runs of each group are warm-ups */
+    uint64_t warmup_size;          /* lab.warmup_size (0 = lab.size): bytes a warm-up reads */
+    uint64_t skip;                 /* not a key: where a warm-up's read starts (driver.c) */
     uint64_t verify;               /* lab.verify  (0) */
     uint64_t seed;                 /* lab.seed    (LAB_CONTENT_SEED_DEFAULT) */
     int chan;                      /* lab.chan    (virtio): enum agent_chan */

@@ -143,7 +143,7 @@ long run_read_seq(struct agent_run *r, int fd)
 {
     const struct agent_config *c = r->c;
     struct agent_verify v;
-    agent_verify_init(&v, c->seed);
+    agent_verify_init_at(&v, c->seed, c->skip);
     uint64_t bytes = 0;
     size_t bs = (size_t)c->bs;
     long err = 0;
@@ -153,7 +153,8 @@ long run_read_seq(struct agent_run *r, int fd)
             want = (size_t)(c->size - bytes);
         if (want == 0)
             break;
-        long n = sys_read(fd, agent_iobuf, want);
+        long n = c->skip ? sys_pread64(fd, agent_iobuf, want, c->skip + bytes)
+                         : sys_read(fd, agent_iobuf, want);
         if (n == -E_INTR)
             continue;
         if (n < 0) {

@@ -36,6 +36,8 @@ enum agent_key_id {
     AGENT_K_WRITE_PCT,
     AGENT_K_CPU_ROUNDS,
     AGENT_K_KPROFILE,
+    AGENT_K_WARMUP,
+    AGENT_K_WARMUP_SIZE,
     AGENT_K_SCHED,
     AGENT_K_DEV,
     AGENT_K_DEV2,

@@ -2,12 +2,17 @@
 #include "verify.h"
 #include "protocol.h"
 
-void agent_verify_init(struct agent_verify *v, uint64_t seed)
+void agent_verify_init_at(struct agent_verify *v, uint64_t seed, uint64_t off)
 {
     v->seed = seed;
-    v->off = 0;
+    v->off = off;
     v->errors = 0;
     v->plen = 0;
+}
+
+void agent_verify_init(struct agent_verify *v, uint64_t seed)
+{
+    agent_verify_init_at(v, seed, 0);
 }
 
 static uint64_t le64(const uint8_t *p)

@@ -16,6 +16,8 @@ struct agent_verify {
 };
 
 void agent_verify_init(struct agent_verify *v, uint64_t seed);
+/* The same for bytes that start at off (a multiple of 8) into the file. */
+void agent_verify_init_at(struct agent_verify *v, uint64_t seed, uint64_t off);
 void agent_verify_feed(struct agent_verify *v, const void *buf, size_t n);
 /* Checks a trailing partial word (file size not a multiple of 8) against the
  * low bytes of its expected word; returns the total error count. */

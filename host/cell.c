@@ -57,8 +57,8 @@ struct cell_run {
     struct lab_cell_plan plan; /* decided once, by prepare */
     int fd;
     off_t console_seen;
-    char panic[256];  /* the console's panic line, once seen */
-    int64_t panic_ns; /* when it was seen: the channel gets a grace period */
+    char panic[256];      /* the console's panic line, once seen */
+    int64_t panic_ns;     /* when it was seen: the channel gets a grace period */
     int64_t t0, start_ns; /* lab_cell_run's start, the domain's */
     int64_t begin_host_ns[MAX_REPS];
     struct lab_linebuf lines;
@@ -365,8 +365,10 @@ static void pump(struct cell_run *c, virDomainPtr dom)
 /* After bye the agent powers the guest off; give it a moment, then force. */
 static void wait_poweroff(virDomainPtr dom)
 {
-    for (int i = 0; i < 100 && lab_vm_running(dom) && !lab_interrupted; i++)
-        usleep(100 * 1000);
+    /* 10 s at most, polled every 10 ms: the power-off itself takes tens
+     * of ms once the agent's bye is in. */
+    for (int i = 0; i < 1000 && lab_vm_running(dom) && !lab_interrupted; i++)
+        usleep(10 * 1000);
 }
 
 /* Keeps src (a file in the run directory) as cell-N-KERNEL.SUFFIX in the
@@ -616,8 +618,8 @@ static void attach_qemu(struct cell_run *c)
     }
     if (spec->pin_cpu) { /* --jobs: the cell's own core */
         char why[200] = "";
-        if (lab_rt_pin_qemu(dom_name, (int)spec->pin_cpu - 1, spec->rt_priority, why,
-                            sizeof why) < 0)
+        if (lab_rt_pin_qemu(dom_name, (int)spec->pin_cpu - 1, spec->rt_priority, why, sizeof why) <
+            0)
             lab_warn("%s: QEMU not pinned to CPU %u: %s", spec->kernel->name, spec->pin_cpu - 1,
                      why);
     }
@@ -638,7 +640,8 @@ static void measure(struct cell_run *c, virDomainPtr dom)
     struct lab_rt_saved rt = {0};
     if (c->spec->rt_priority) /* pinned (--jobs): above the vCPU that holds its core */
         lab_rt_enter(c->spec->pin_cpu ? c->spec->rt_priority + LAB_RT_EMULATOR_ABOVE
-                                      : LAB_RT_READER_PRIO, &rt);
+                                      : LAB_RT_READER_PRIO,
+                     &rt);
     int64_t wait0 = lab_rt_thread_wait_ns();
     pump(c, dom);
     int64_t wait1 = lab_rt_thread_wait_ns();

@@ -46,6 +46,8 @@ static const struct key_def keys[] = {
     {"summary", KEY_TEXT, OFF(summary), 0, 0, "one line describing the experiment"},
     {"reps", KEY_UINT, OFF(reps), 1, 1000, "runs per kernel"},
     {"warmup", KEY_UINT, OFF(warmup), 0, 10, "runs first, left out of statistics"},
+    {"warmup_size", KEY_SIZE, OFF(warmup_size), 0, 64ULL << 30,
+     "bytes a warm-up run reads, 0 = as a counted run (seqread, rawread)"},
     {"block_size", KEY_SIZE, OFF(block_size), 512, 4 << 20, "read size per call"},
     {"readahead", KEY_UINT, OFF(readahead), 0, 65536, "device readahead in 512-byte sectors"},
     {"readahead_list", KEY_RA_LIST, OFF(readahead_list), 1, 65536,
@@ -500,6 +502,9 @@ uint64_t lab_experiment_agent_config(const struct lab_experiment *exp, struct ag
     agent_u64(c, &k, AGENT_K_WRITE_PCT, exp->write_pct);
     agent_u64(c, &k, AGENT_K_CPU_ROUNDS, exp->cpu_rounds);
     agent_u64(c, &k, AGENT_K_KPROFILE, exp->kprofile);
+    agent_u64(c, &k, AGENT_K_WARMUP, exp->warmup);
+    if (exp->warmup_size)
+        agent_u64(c, &k, AGENT_K_WARMUP_SIZE, exp->warmup_size);
     return k;
 }
 

@@ -14,12 +14,13 @@
 #define LAB_TIMEOUT_MAX_S 86400
 
 struct lab_experiment {
-    char *name;      /* file name without .exp */
-    char *path;      /* where it was read from */
-    char *test;      /* agent test: "seqread" */
-    char *summary;   /* one line for reports */
-    unsigned reps;   /* runs per cell that count */
-    unsigned warmup; /* runs before those, stored but left out of statistics */
+    char *name;           /* file name without .exp */
+    char *path;           /* where it was read from */
+    char *test;           /* agent test: "seqread" */
+    char *summary;        /* one line for reports */
+    unsigned reps;        /* runs per cell that count */
+    unsigned warmup;      /* runs before those, stored but left out of statistics */
+    uint64_t warmup_size; /* bytes a warm-up run reads (0: as a counted run) */
     uint64_t block_size;
     unsigned readahead;   /* sectors; 0 = the kernel's default */
     char *readahead_list; /* "256,128,64": a sweep, reps runs at each, in one boot */

@@ -166,12 +166,14 @@ void lab_nbd_stop(struct lab_nbd *nbd)
     if (nbd->pid > 0) {
         int status;
         kill(nbd->pid, SIGTERM);
-        for (int i = 0; i < 50; i++) {
+        /* nbdkit ends within a few ms of SIGTERM: polled every 5 ms (a
+         * 100 ms poll was a tenth of a second of every cell), 5 s at most. */
+        for (int i = 0; i < 1000; i++) {
             if (waitpid(nbd->pid, &status, WNOHANG) == nbd->pid) {
                 nbd->pid = 0;
                 break;
             }
-            usleep(100 * 1000);
+            usleep(5 * 1000);
         }
         if (nbd->pid > 0) {
             kill(nbd->pid, SIGKILL);

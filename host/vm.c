@@ -32,13 +32,24 @@ const char *lab_vm_uri(void)
     return geteuid() == 0 ? "qemu:///system" : "qemu:///session";
 }
 
+/* libvirt ends a domain only once its QEMU is reaped, and QEMU is an
+ * orphan (libvirt forks it twice): the nearest child subreaper above
+ * libvirtd reaps it, else PID 1. A PID 1 that reaps late (this machine
+ * type's, firecracker's process_api: 1.1-2 s) made every cell's teardown
+ * wait for it, so a libvirtd the lab starts runs under tini -s, which
+ * reaps at once; without tini, libvirtd -d as before. */
 static int start_libvirtd(void)
 {
     char *virtlogd[] = {"virtlogd", "-d", NULL};
     char *libvirtd[] = {"libvirtd", "-d", NULL};
-    lab_warn("libvirtd is not running; starting it (virtlogd -d; libvirtd -d)");
-    lab_spawn_daemon(virtlogd, "/dev/null");
-    return lab_spawn_daemon(libvirtd, "/dev/null");
+    char tini[64], daemon[64];
+    char *reaped[] = {(char *)lab_tool_path("tini", tini, sizeof tini), "-s", "--",
+                      (char *)lab_tool_path("libvirtd", daemon, sizeof daemon), NULL};
+    int have_tini = access(reaped[0], X_OK) == 0;
+    lab_warn("libvirtd is not running; starting it (virtlogd -d; %s)",
+             have_tini ? "tini -s -- libvirtd" : "libvirtd -d");
+    lab_spawn_wait(virtlogd, "/dev/null");
+    return have_tini ? lab_spawn_daemon(reaped) : lab_spawn_wait(libvirtd, "/dev/null");
 }
 
 /* What to do about a failed connection, first match wins: a permission

@@ -13,6 +13,7 @@ packages=(
     ccache flex bison libelf-dev  # lab kernels build
     clang libclang-rt-14-dev  # make fuzz: libFuzzer and the sanitizer runtimes
     universal-ctags  # tests/check-shape.sh: function lengths
+    tini  # reaps libvirtd's QEMUs at once (host/vm.c start_libvirtd)
 )
 # make check-cluster (CLUSTER=1): a single-node Slurm and GNU parallel over
 # ssh to fake hosts (network namespaces).
@@ -47,9 +48,12 @@ if [ ${#missing[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 # libvirtd is not started on a fresh machine (no systemd in containers/CI).
+# It runs under tini -s: libvirt ends a domain only once its orphaned QEMU
+# is reaped, and a PID 1 that reaps late (1-2 s on this machine type)
+# would hold up the end of every cell (host/vm.c start_libvirtd).
 if [ "$(id -u)" = 0 ] && ! virsh -c qemu:///system version >/dev/null 2>&1; then
-    echo "lab: starting virtlogd and libvirtd" >&2
+    echo "lab: starting virtlogd and libvirtd (under tini -s)" >&2
     pgrep -x virtlogd >/dev/null || virtlogd -d
-    pgrep -x libvirtd >/dev/null || libvirtd -d
+    pgrep -x libvirtd >/dev/null || setsid tini -s -- libvirtd </dev/null >/dev/null 2>&1 &
     for _ in $(seq 50); do virsh -c qemu:///system version >/dev/null 2>&1 && break; sleep 0.2; done
 fi

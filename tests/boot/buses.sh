@@ -15,7 +15,8 @@ check_run() {  # what, kernel
              and c.id = (select min(id) from cells where run = $run)")
     bad=$(sql "select count(*) from samples s join cells c on s.cell = c.id
                where c.run = $run and c.kernel = '$2'
-               and (bytes != 33554432 or real_ns <= 0 or extra not like '%verify_errors=0%')")
+               and (bytes != case when rep = 0 then 16777216 else 33554432 end
+                    or real_ns <= 0 or extra not like '%verify_errors=0%')")
     check "$1: 3 samples (got $n), all complete and verified ($bad bad)" \
         test "$n" -eq 3 -a "$bad" -eq 0
 }

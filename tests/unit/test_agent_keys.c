@@ -43,6 +43,8 @@ static const char *const values[AGENT_KEY_COUNT] = {
     [AGENT_K_WRITE_PCT] = "100",
     [AGENT_K_CPU_ROUNDS] = "1000000",
     [AGENT_K_KPROFILE] = "1",
+    [AGENT_K_WARMUP] = "2",
+    [AGENT_K_WARMUP_SIZE] = "16777216",
     [AGENT_K_SCHED] = "mq-deadline",
     [AGENT_K_DEV] = "hda",
     [AGENT_K_DEV2] = "hdc",
@@ -164,6 +166,7 @@ static uint64_t round_trip(const struct lab_experiment *exp, const char *what)
     /* And what the host meant is the experiment. */
     assert_string_equal(got.test, exp->test);
     assert_true(got.reps == (uint64_t)exp->reps + exp->warmup);
+    assert_true(got.warmup == exp->warmup && got.warmup_size == exp->warmup_size);
     assert_true(got.bs == exp->block_size);
     assert_true(got.direct == exp->direct);
     assert_true(got.verify == exp->verify);
@@ -179,7 +182,7 @@ static uint64_t round_trip(const struct lab_experiment *exp, const char *what)
 }
 
 /* The experiment keys: all the host's experiment generator can send. */
-#define EXPERIMENT_KEYS (AGENT_KEY(AGENT_K_KPROFILE + 1) - 1)
+#define EXPERIMENT_KEYS (AGENT_KEY(AGENT_K_WARMUP_SIZE + 1) - 1)
 
 static uint64_t round_trip_set(const char *name, const char *assignment)
 {
@@ -228,6 +231,7 @@ static void test_shipped_experiments(void **state)
     assert_true(exps >= 10);
     seen |= round_trip_set("seqread", "sysfs=read_ahead_kb:128,iosched/quantum:4");
     seen |= round_trip_set("seqread", "elvtune=100,200");
+    seen |= round_trip_set("seqread", "warmup_size=16M");
     for (int i = 0; i < AGENT_KEY_COUNT; i++)
         if ((EXPERIMENT_KEYS & AGENT_KEY(i)) && !(seen & AGENT_KEY(i)))
             fail_msg("no experiment sent lab.%s", agent_keys[i].name);

@@ -126,6 +126,21 @@ static void test_verify_blocks_of_any_size(void **state)
     }
 }
 
+/* A read that starts into the file (a warm-up's tail) checks against the
+ * words at its own offsets, not the file's first ones. */
+static void test_verify_from_an_offset(void **state)
+{
+    static uint8_t buf[16384];
+    content(buf, sizeof(buf), 42);
+    struct agent_verify v;
+    agent_verify_init_at(&v, 42, 4096);
+    agent_verify_feed(&v, buf + 4096, sizeof(buf) - 4096);
+    assert_true(agent_verify_finish(&v) == 0);
+    agent_verify_init(&v, 42); /* the same bytes taken for the file's start */
+    agent_verify_feed(&v, buf + 4096, sizeof(buf) - 4096);
+    assert_true(agent_verify_finish(&v) == (sizeof(buf) - 4096) / 8);
+}
+
 static void test_verify_counts_words(void **state)
 {
     static uint8_t buf[8003];
@@ -249,6 +264,7 @@ int main(void)
         cmocka_unit_test(test_blockstat),
         cmocka_unit_test(test_verify_blocks_of_any_size),
         cmocka_unit_test(test_verify_counts_words),
+        cmocka_unit_test(test_verify_from_an_offset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
