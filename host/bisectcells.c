@@ -38,6 +38,8 @@ int lab_bisect_cells_prepare(struct lab_bisect_cells *c, const struct lab_metric
                              const char *experiment, char **sets, size_t nsets, const char *profile)
 {
     c->metric = metric;
+    c->sets = sets;
+    c->nsets = nsets;
     if (lab_experiment_prepare(experiment, sets, nsets, &c->exp) < 0)
         return -1;
     if (check_metric(&c->exp, c->metric) < 0 || lab_profile_resolve(profile, &c->profile) < 0) {
@@ -166,9 +168,15 @@ static int cells_measure(void *ctx, const char *kernel, unsigned reps,
         snprintf(reason, rlen, "cell %s: %.200s", lab_cell_status_name(res.status), res.reason);
         return -1;
     }
+    return lab_bisect_cells_values(c, *cell, reps, out, reason, rlen);
+}
+
+int lab_bisect_cells_values(const struct lab_bisect_cells *c, int64_t cell, unsigned reps,
+                            struct lab_bisect_values *out, char *reason, size_t rlen)
+{
     struct sample_ctx sc = {.m = c->metric, .warmup = c->exp.warmup, .out = out};
     size_t before = out->n;
-    lab_store_foreach_sample(c->env.store, *cell, sample_cb, &sc);
+    lab_store_foreach_sample(c->env.store, cell, sample_cb, &sc);
     if (sc.bad || out->n - before < reps) {
         snprintf(reason, rlen, "%u of %u run(s) gave no %s",
                  sc.bad + reps - (unsigned)(out->n - before), reps, c->metric->name);

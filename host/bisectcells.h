@@ -16,6 +16,8 @@ struct lab_bisect_cells {
     const char *accel;               /* "auto", "tcg", "kvm" */
     unsigned timeout_s;              /* per cell; 0: derived from the work */
     struct lab_experiment exp;       /* its reps is set per boot */
+    char **sets;                     /* its --set overrides (cell jobs carry them) */
+    size_t nsets;
     struct lab_profile profile;      /* the data disk */
     const struct lab_metric *metric; /* each counted sample's value */
     struct lab_cell_env env;         /* conn, store, run, log directory */
@@ -34,6 +36,12 @@ int lab_bisect_cells_prepare(struct lab_bisect_cells *c, const struct lab_metric
                              const char *experiment, char **sets, size_t nsets,
                              const char *profile);
 void lab_bisect_cells_free(struct lab_bisect_cells *c);
+
+/* The counted values of the metric in a stored cell of the run (the
+ * experiment's warm-ups left out), added to out: 0, or -1 with why when
+ * fewer than reps runs gave one. */
+int lab_bisect_cells_values(const struct lab_bisect_cells *c, int64_t cell, unsigned reps,
+                            struct lab_bisect_values *out, char *reason, size_t len);
 
 /* The driver's setup for these ops over commits (good first, bad last):
  * row as given, with the commits' hashes and the experiment's and

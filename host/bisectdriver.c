@@ -101,6 +101,13 @@ static int build(struct drive *d, struct lab_bisect_step *s)
     return d->set->ops->build(d->set->ops_ctx, s->commit, s->kernel, sizeof s->kernel);
 }
 
+/* The next n boots of the kernel, told to ops that start boots ahead. */
+static void queue(struct drive *d, const char *kernel, unsigned reps, int n)
+{
+    for (int i = 0; i < n && d->set->ops->queue; i++)
+        d->set->ops->queue(d->set->ops_ctx, kernel, reps);
+}
+
 /* One boot of the kernel, its values added to v. */
 static int measure(struct drive *d, const char *kernel, unsigned reps, struct lab_bisect_values *v,
                    int64_t *cell, char *why, size_t len)
@@ -135,6 +142,7 @@ static int endpoint_boot(struct drive *d, int e, int round)
             snprintf(s->reason, sizeof s->reason, "build failed");
             return -1;
         }
+        queue(d, s->kernel, d->per, BISECT_BOOTS);
     }
     int64_t cell;
     if (measure(d, s->kernel, d->per, v, &cell, s->reason, sizeof s->reason) < 0) {
@@ -200,7 +208,7 @@ static int endpoints(struct drive *d)
 
 /* The endpoint nearer to the step's mean gets another boot beside it. */
 static void remeasure_nearer(struct drive *d, const struct lab_bisect_step *s,
-                             const struct lab_bisect_values *v)
+                             const struct lab_bisect_values *v, unsigned want)
 {
     struct lab_summary sg, sb, ss;
     lab_summarize(d->vgood.v, d->vgood.n, &sg);
@@ -210,6 +218,8 @@ static void remeasure_nearer(struct drive *d, const struct lab_bisect_step *s,
     struct lab_bisect_step *ep = &d->r->steps[near_bad ? 1 : 0];
     report(d,
            (struct lab_bisect_event){.kind = LAB_BISECT_EV_REMEASURE, .step = s, .endpoint = ep});
+    queue(d, ep->kernel, d->per, 1);
+    queue(d, s->kernel, want, 1); /* the step's next boot, beside the endpoint's */
     int64_t cell;
     char why[256];
     if (measure(d, ep->kernel, d->per, near_bad ? &d->vbad : &d->vgood, &cell, why, sizeof why) ==
@@ -256,7 +266,7 @@ static void decide_step(struct drive *d, struct lab_bisect_step *s, struct lab_b
             snprintf(s->reason, sizeof s->reason, "%s; still at n=%zu (skip)", dec.reason, v->n);
             return;
         }
-        remeasure_nearer(d, s, v);
+        remeasure_nearer(d, s, v, want);
         report(d, (struct lab_bisect_event){.kind = LAB_BISECT_EV_MORE,
                                             .step = s,
                                             .n = v->n,
@@ -284,6 +294,7 @@ static int one_step(struct drive *d, int stepno, const struct lab_bisect_pick *p
         s->verdict = LAB_BISECT_SKIP;
         snprintf(s->reason, sizeof s->reason, "build failed (skip, like git bisect's 125)");
     } else {
+        queue(d, s->kernel, d->per, BISECT_BOOTS);
         decide_step(d, s, &v);
     }
     if (r->stop != LAB_BISECT_RUN_ON) {

@@ -55,6 +55,12 @@ struct lab_bisect_ops {
                    int64_t *cell, char *reason, size_t len);
     /* The commit's subject line. */
     void (*describe)(void *ctx, const char *commit, char *subject, size_t len);
+    /* Optional (NULL: measure starts each boot itself). A boot the driver
+     * is sure to ask for with measure(kernel, reps), told right after the
+     * build (or before the measure) and in the order it will be asked: an
+     * engine that runs boots elsewhere starts it now, so a step's boots
+     * queue behind its build instead of waiting for each other. */
+    void (*queue)(void *ctx, const char *kernel, unsigned reps);
 };
 
 enum lab_bisect_stop {

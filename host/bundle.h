@@ -66,7 +66,9 @@ struct lab_job_spec {
     struct lab_experiment exp;
     struct lab_profile profile;
 };
-int lab_cell_job_resolve(const struct lab_cell_job *job, struct lab_job_spec *out);
+/* 0, or -1 with why (one line: "unknown kernel 'x' on this host"). */
+int lab_cell_job_resolve(const struct lab_cell_job *job, struct lab_job_spec *out, char *why,
+                         size_t len);
 void lab_job_spec_free(struct lab_job_spec *js);
 
 /* The manifest: what the importer checks before it trusts anything. */
@@ -89,8 +91,11 @@ struct lab_bundle_manifest {
 const char *lab_bundle_host(void);
 
 /* Runs the job into dir (made; must not hold a manifest yet) and writes the
- * bundle, the manifest last. res is the cell's result. 0 when the bundle is
- * complete (whatever the cell's status), -1 when it could not be written. */
+ * bundle, the manifest last. res is the cell's result. A job that cannot
+ * start here (its kernel, experiment or profile unknown on this host) is
+ * a complete bundle too: one failed cell with why, status failed. 0 when
+ * the bundle is complete (whatever the cell's status), -1 when it could
+ * not be written. */
 int lab_bundle_run(const struct lab_cell_job *job, const char *dir, struct lab_cell_result *res);
 
 /* Lists dir's files with their checksums and writes MANIFEST.json

@@ -163,14 +163,20 @@ static void set_owned(char **field, const char *value)
     *field = value ? lab_xstrdup(value) : NULL;
 }
 
-int lab_cell_job_resolve(const struct lab_cell_job *job, struct lab_job_spec *out)
+int lab_cell_job_resolve(const struct lab_cell_job *job, struct lab_job_spec *out, char *why,
+                         size_t len)
 {
     memset(out, 0, sizeof *out);
     const struct lab_kernel *k = lab_kernel_find(job->kernel);
-    if (!k)
-        return lab_error("cell %s: unknown kernel '%s' on this host", job->key, job->kernel);
-    if (lab_experiment_prepare(job->experiment, job->sets, job->nsets, &out->exp) < 0)
+    if (!k) {
+        snprintf(why, len, "unknown kernel '%s' on this host", job->kernel);
+        return lab_error("cell %s: %s", job->key, why);
+    }
+    if (lab_experiment_prepare(job->experiment, job->sets, job->nsets, &out->exp) < 0) {
+        snprintf(why, len, "cannot load the experiment %s here (lab cell says why)",
+                 job->experiment);
         return -1;
+    }
     if (job->reps)
         out->exp.reps = job->reps;
     if (job->load[0])
@@ -182,8 +188,8 @@ int lab_cell_job_resolve(const struct lab_cell_job *job, struct lab_job_spec *ou
     if (lab_profile_resolve(job->profile, &out->profile) < 0 ||
         (job->bus[0] && !(bus = lab_bus_find(job->bus)))) {
         lab_experiment_free(&out->exp);
-        return lab_error("cell %s: cannot resolve profile '%s' or bus '%s'", job->key,
-                         job->profile, job->bus);
+        snprintf(why, len, "cannot resolve profile '%s' or bus '%s' here", job->profile, job->bus);
+        return lab_error("cell %s: %s", job->key, why);
     }
     out->spec = (struct lab_cell_spec){
         .index = job->index,

@@ -2,6 +2,7 @@
  * (host/cell.c) against a private store in the bundle, which is sealed
  * into one file before the manifest is written. */
 #include "host/bundle.h"
+#include "host/accel.h"
 #include "host/vm.h"
 #include "common/file.h"
 #include "common/msg.h"
@@ -27,6 +28,26 @@ static int set_host_fact(const struct lab_cell_info *ci, void *arg)
     return 0;
 }
 
+/* A job that cannot start here: its bundle holds one failed cell with
+ * why, so the controller stores the reason, not a partial bundle. */
+static void cannot_start(const struct lab_cell_job *job, const char *why, struct lab_store *st,
+                         struct lab_cell_result *res)
+{
+    const char *base =
+        strrchr(job->experiment, '/') ? strrchr(job->experiment, '/') + 1 : job->experiment;
+    char exp[128];
+    snprintf(exp, sizeof exp, "%.*s", (int)strcspn(base, "."), base);
+    char *cmd = lab_asprintf("lab cell %s (attempt %u)", job->key, attempt_of(job));
+    int64_t run = lab_store_run_begin(st, cmd, exp, job->profile);
+    free(cmd);
+    res->status = LAB_CELL_FAILED;
+    snprintf(res->reason, sizeof res->reason, "cannot start on %s: %.900s", lab_bundle_host(), why);
+    int64_t cell = lab_store_cell_begin(st, run, job->kernel, exp, NULL);
+    lab_store_cell_end(st, cell, "failed", res->reason);
+    lab_store_cell_set(st, cell, "host", lab_bundle_host());
+    lab_store_run_end(st, run, "failed");
+}
+
 /* The cell itself: its store, libvirt, the run. */
 static void run_cell(const struct lab_cell_job *job, struct lab_job_spec *js, const char *dir,
                      struct lab_store *st, struct lab_cell_result *res)
@@ -47,7 +68,18 @@ static void run_cell(const struct lab_cell_job *job, struct lab_job_spec *js, co
     } else {
         lab_vm_sweep_stale(conn);
         struct lab_cell_env env = {.conn = conn, .store = st, .run_id = run, .log_dir = dir};
-        lab_cell_run(&env, &js->spec, res);
+        /* "auto": the controller left the accelerator to this host's own
+         * probe (its verdict cached per host kernel, host/accel.h). */
+        if (strcmp(js->spec.virt_type, "auto") == 0)
+            js->spec.virt_type = lab_accel_choose("auto", &env, &js->spec);
+        if (js->spec.virt_type) {
+            lab_cell_run(&env, &js->spec, res);
+        } else {
+            res->status = LAB_CELL_FAILED;
+            snprintf(res->reason, sizeof res->reason, "no accelerator on %s", lab_bundle_host());
+            int64_t cell = lab_store_cell_begin(st, run, job->kernel, js->exp.name, NULL);
+            lab_store_cell_end(st, cell, "failed", res->reason);
+        }
         virConnectClose(conn);
     }
     lab_store_foreach_cell(st, run, set_host_fact, st);
@@ -86,11 +118,13 @@ int lab_bundle_run(const struct lab_cell_job *job, const char *dir, struct lab_c
         lab_error("%s is a finished bundle already (it has a %s)", dir, LAB_BUNDLE_MANIFEST);
         goto out;
     }
-    if (lab_mkdir_p(dir, 0755) < 0 || lab_cell_job_resolve(job, &js) < 0)
+    if (lab_mkdir_p(dir, 0755) < 0)
         goto out;
+    char why[512];
+    int resolved = lab_cell_job_resolve(job, &js, why, sizeof why) == 0;
     /* QEMU and nbdkit on the job's core; the reader (above normal threads)
      * is left free to stamp records from any core. */
-    js.spec.pin_cpu = job->cpu >= 0 ? (unsigned)job->cpu + 1 : 0;
+    js.spec.pin_cpu = resolved && job->cpu >= 0 ? (unsigned)job->cpu + 1 : 0;
     char note[sizeof job->rt_note + 64];
     if (js.spec.pin_cpu && js.spec.rt_note) { /* the "rt" fact says so */
         snprintf(note, sizeof note, "%s; pinned to CPU %d, reader above the vCPU", js.spec.rt_note,
@@ -99,11 +133,15 @@ int lab_bundle_run(const struct lab_cell_job *job, const char *dir, struct lab_c
     }
     unlink(sealed);
     if (lab_store_open(live, &st) == 0) {
-        run_cell(job, &js, dir, st, res);
+        if (resolved)
+            run_cell(job, &js, dir, st, res);
+        else
+            cannot_start(job, why, st, res);
         rc = lab_store_seal(st, sealed);
         lab_store_close(st);
     }
-    lab_job_spec_free(&js);
+    if (resolved)
+        lab_job_spec_free(&js);
     static const char *const live_files[] = {"", "-wal", "-shm"};
     for (size_t i = 0; i < sizeof live_files / sizeof live_files[0]; i++) {
         char *p = lab_asprintf("%s%s", live, live_files[i]);

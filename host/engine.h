@@ -61,9 +61,10 @@ struct lab_spool_cell {
     uint64_t said;    /* partial attempts said */
     char held[4096];  /* a complete but failed attempt, kept for the end */
     char held_why[300];
-    char task[48];    /* the engine's name for its task ("12_3": Slurm's array job and task) */
+    char task[64];    /* the engine's name for its task ("12_3": Slurm's array job and task) */
     int gone;         /* polls since the engine stopped listing its task */
     int done;
+    int64_t cell;     /* done: the cell stored for it (its import, or the failed dispatch row) */
 };
 /* Imports an ok attempt that landed: 1 with res, else 0 (a failed one
  * held, a partial one refused and said once a later attempt exists). */
@@ -94,6 +95,23 @@ extern const struct lab_engine_kind lab_engine_local_kind, lab_engine_jobs_kind,
  * bundle is written in it: SPOOL/KEY.ATTEMPT. */
 char *lab_engine_spool(void);
 char *lab_engine_bundle_dir(const struct lab_cell_job *job, unsigned attempt);
+
+/* Whose a spool is: SPOOL/OWNER, written with its first dispatched cell, so
+ * a later lab's reconciler (host/reconcile.h) knows a dead lab's spool on
+ * this host, and the store its bundles belong to. */
+#define LAB_SPOOL_OWNER "OWNER"
+struct lab_spool_owner {
+    char host[256]; /* uname's node name: the spool may be on a filesystem other hosts share */
+    long pid;
+    uint64_t start; /* lab_proc_start: the pid names one process */
+    char store[4096]; /* the store's real path */
+};
+/* This lab's spool made, with its OWNER for env's store: 0, or -1. */
+int lab_engine_spool_claim(const struct lab_cell_env *env);
+/* A spool's owner: 0, or -1 when it has no OWNER (a lab before it). */
+int lab_engine_spool_owner(const char *spool, struct lab_spool_owner *o);
+/* This lab's spool removed once it holds only its OWNER. */
+void lab_engine_spool_tidy(void);
 
 /* The cell's "running" row in the controller's store (replaced by its
  * import): the cell id, or -1. */

@@ -7,8 +7,12 @@
 #include "common/file.h"
 #include "common/msg.h"
 #include "common/paths.h"
+#include "common/proc.h"
 #include "common/str.h"
 
+#include <dirent.h>
+#include <limits.h>
+#include <sys/utsname.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,9 +31,81 @@ char *lab_engine_bundle_dir(const struct lab_cell_job *job, unsigned attempt)
     return dir;
 }
 
+static void this_host(char *out, size_t len)
+{
+    struct utsname u;
+    snprintf(out, len, "%s", uname(&u) == 0 ? u.nodename : "unknown");
+}
+
+int lab_engine_spool_claim(const struct lab_cell_env *env)
+{
+    char *spool = lab_engine_spool(), *path = lab_asprintf("%s/%s", spool, LAB_SPOOL_OWNER);
+    int rc = 0;
+    if (!lab_file_exists(path)) {
+        char host[256];
+        char *store = env->store ? realpath(lab_store_file(env->store), NULL) : NULL;
+        this_host(host, sizeof host);
+        char *text = lab_asprintf("host=%s\npid=%ld\nstart=%llu\nstore=%s\n", host, (long)getpid(),
+                                  (unsigned long long)lab_proc_start(getpid()), store ? store : "");
+        rc = lab_mkdir_p(spool, 0755) == 0 ? lab_write_file(path, text, strlen(text)) : -1;
+        free(text);
+        free(store);
+    }
+    free(path);
+    free(spool);
+    return rc;
+}
+
+int lab_engine_spool_owner(const char *spool, struct lab_spool_owner *o)
+{
+    char *path = lab_asprintf("%s/%s", spool, LAB_SPOOL_OWNER);
+    char *text = lab_read_text(path, 1 << 14, NULL);
+    free(path);
+    memset(o, 0, sizeof *o);
+    if (!text)
+        return -1;
+    for (char *save, *line = strtok_r(text, "\n", &save); line;
+         line = strtok_r(NULL, "\n", &save)) {
+        char *v = strchr(line, '=');
+        if (!v)
+            continue;
+        *v++ = '\0';
+        if (strcmp(line, "host") == 0)
+            snprintf(o->host, sizeof o->host, "%s", v);
+        else if (strcmp(line, "pid") == 0)
+            o->pid = strtol(v, NULL, 10);
+        else if (strcmp(line, "start") == 0)
+            o->start = strtoull(v, NULL, 10);
+        else if (strcmp(line, "store") == 0)
+            snprintf(o->store, sizeof o->store, "%s", v);
+    }
+    free(text);
+    return o->pid > 0 ? 0 : -1;
+}
+
+void lab_engine_spool_tidy(void)
+{
+    char *spool = lab_engine_spool(), *owner = lab_asprintf("%s/%s", spool, LAB_SPOOL_OWNER);
+    DIR *d = opendir(spool);
+    struct dirent *e;
+    int others = 0;
+    while (d && (e = readdir(d)))
+        others +=
+            strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strcmp(e->d_name, LAB_SPOOL_OWNER);
+    if (d)
+        closedir(d);
+    if (d && !others) {
+        unlink(owner);
+        rmdir(spool);
+    }
+    free(owner);
+    free(spool);
+}
+
 int64_t lab_engine_dispatch(const struct lab_cell_env *env, const struct lab_cell_spec *spec,
                             const struct lab_cell_job *job)
 {
+    lab_engine_spool_claim(env);
     char *params = lab_experiment_cmdline(spec->exp);
     int64_t cell = lab_store_cell_dispatch(env->store, env->run_id, job->key, spec->kernel->name,
                                            spec->exp->name, params);
@@ -73,9 +149,7 @@ int lab_engine_collect(const struct lab_cell_env *env, int64_t dispatched, const
         lab_engine_result_of(&imp->m, res);
         repoint(res->reason, sizeof res->reason, imp->m.dir, env->log_dir);
         lab_rm_rf(dir); /* its logs are kept in the run's log directory */
-        char *spool = lab_engine_spool();
-        rmdir(spool); /* once empty */
-        free(spool);
+        lab_engine_spool_tidy();
         return 0;
     }
     if (rc == 0) /* stored before: its result is the one on record */

@@ -7,6 +7,7 @@
  * factor: every array of the run asks for the same node class (one Slurm
  * feature, --constraint), so both kernels of a comparison run on it. */
 #include "host/engine.h"
+#include "host/slurm.h"
 #include "common/file.h"
 #include "common/interrupt.h"
 #include "common/msg.h"
@@ -28,44 +29,20 @@ struct slurm {
     char feature[128];  /* the node class of the run, "" for any */
     struct lab_spool_cell cells[LAB_RUN_MAX_CELLS];
     size_t ncells, submitted; /* cells[submitted..] wait for the next array */
-    char jobs[64][32];        /* the arrays' job ids */
+    char jobs[64][LAB_SLURM_JOB_ID]; /* the arrays' job ids */
     size_t njobs;
     int cancelled;
 };
 
-/* The node class: $LAB_SLURM_FEATURE, else the first feature of the
- * partition's nodes, else none. */
-static void pick_feature(struct slurm *s, const char *partition)
-{
-    const char *env = getenv("LAB_SLURM_FEATURE");
-    if (env) {
-        snprintf(s->feature, sizeof s->feature, "%s", env);
-        return;
-    }
-    char *q = partition ? lab_shell_quote(partition) : lab_xstrdup("");
-    char *cmd = lab_asprintf("sinfo -h -o '%%f' %s%s 2>/dev/null", partition ? "-p " : "", q);
-    char *out = lab_capture(cmd);
-    if (out) {
-        out[strcspn(out, ",\n ")] = '\0';
-        if (strcmp(out, "(null)") != 0)
-            snprintf(s->feature, sizeof s->feature, "%s", out);
-    }
-    free(out);
-    free(cmd);
-    free(q);
-}
-
 static int slurm_open(struct lab_engine *e)
 {
-    char buf[PATH_MAX];
-    if (access(lab_tool_path("sbatch", buf, sizeof buf), X_OK) != 0)
-        return lab_error("--engine slurm needs Slurm's sbatch and squeue here "
-                         "(Debian: apt-get install slurm-client; see README, scale-out)");
+    if (lab_slurm_check("--engine slurm") < 0)
+        return -1;
     struct slurm *s = lab_xcalloc(1, sizeof *s);
     ssize_t n = readlink("/proc/self/exe", s->lab, sizeof s->lab - 1);
     s->lab[n > 0 ? n : 0] = '\0';
     s->spool = lab_engine_spool();
-    pick_feature(s, e->opts.partition);
+    lab_slurm_feature(e->opts.partition, s->feature, sizeof s->feature);
     if (lab_mkdir_p(s->spool, 0755) < 0) {
         lab_error("cannot make the spool %s", s->spool);
         free(s->spool);
@@ -139,59 +116,32 @@ static int submit(struct lab_engine *e, struct slurm *s)
     char *script = write_script(s, first, n);
     if (!script)
         return lab_error("cannot write the Slurm task script in %s", s->spool);
-    char *part = e->opts.partition ? lab_shell_quote(e->opts.partition) : NULL;
-    char *feat = s->feature[0] ? lab_shell_quote(s->feature) : NULL;
-    char *cmd = lab_asprintf(
-        "sbatch --parsable --requeue --array=0-%zu --cpus-per-task=1 --job-name=lab-%ld "
-        "--output='%s/slurm-%%A_%%a.out' %s%s %s%s '%s' 2>&1",
-        n - 1, (long)getpid(), s->spool, part ? "--partition=" : "", part ? part : "",
-        feat ? "--constraint=" : "", feat ? feat : "", script);
-    char *out = lab_capture(cmd);
-    int rc = -1;
-    if (out && out[0] >= '0' && out[0] <= '9') {
-        out[strcspn(out, ";\n")] = '\0';
-        snprintf(s->jobs[s->njobs++], sizeof s->jobs[0], "%s", out);
+    char id[LAB_SLURM_JOB_ID], *name = lab_asprintf("lab-%ld", (long)getpid());
+    char *output = lab_asprintf("%s/slurm-%%A_%%a.out", s->spool);
+    struct lab_slurm_submit sb = {.script = script,
+                                  .name = name,
+                                  .output = output,
+                                  .partition = e->opts.partition,
+                                  .feature = s->feature,
+                                  .array = (unsigned)n,
+                                  .requeue = 1};
+    int rc = lab_slurm_sbatch(&sb, id);
+    if (rc == 0) {
+        snprintf(s->jobs[s->njobs++], sizeof s->jobs[0], "%s", id);
         for (size_t i = 0; i < n; i++) {
             struct lab_spool_cell *c = &s->cells[first + i];
-            snprintf(c->task, sizeof c->task, "%s_%zu", out, i);
+            snprintf(c->task, sizeof c->task, "%.40s_%zu", id, i);
             char *live = lab_asprintf("%s/a1/%s", c->dir, LAB_BUNDLE_LIVE_DB);
             lab_progress_cell_source(lab_progress_current(), c->index, live);
             free(live);
         }
-        lab_info("slurm: job array %s: %zu cell(s)", out, n);
+        lab_info("slurm: job array %s: %zu cell(s)", id, n);
         s->submitted = s->ncells;
-        rc = 0;
-    } else {
-        lab_error("sbatch refused the cells: %s", out ? out : "(no output)");
     }
-    free(out);
-    free(cmd);
-    free(part);
-    free(feat);
+    free(output);
+    free(name);
     free(script);
     return rc;
-}
-
-/* Slurm's tasks still queued or running ("12_3" per line), or NULL. */
-static char *listed_tasks(struct slurm *s)
-{
-    char ids[64 * 33] = "";
-    for (size_t i = 0; i < s->njobs; i++)
-        snprintf(ids + strlen(ids), sizeof ids - strlen(ids), "%s%s", i ? "," : "", s->jobs[i]);
-    char *cmd = lab_asprintf("squeue -h -r -o '%%i' -j %s 2>/dev/null", ids);
-    char *out = lab_capture(cmd);
-    free(cmd);
-    return out ? out : lab_xstrdup("");
-}
-
-/* Whether a task ("12_3") is among squeue's lines. */
-static int listed(const char *tasks, const char *task)
-{
-    size_t len = strlen(task);
-    for (const char *p = tasks; (p = strstr(p, task)); p += len)
-        if ((p == tasks || p[-1] == '\n') && (p[len] == '\n' || p[len] == '\0'))
-            return 1;
-    return 0;
 }
 
 /* Looks at every outstanding cell once: an ok bundle imported, or, its
@@ -199,7 +149,7 @@ static int listed(const char *tasks, const char *task)
  * cell with its result in res, or -1. */
 static int poll_cells(struct lab_engine *e, struct slurm *s, struct lab_cell_result *res)
 {
-    char *tasks = listed_tasks(s);
+    char *tasks = lab_slurm_listed((const char(*)[LAB_SLURM_JOB_ID])s->jobs, s->njobs);
     int found = -1;
     for (size_t i = 0; i < s->submitted && found < 0; i++) {
         struct lab_spool_cell *c = &s->cells[i];
@@ -207,12 +157,12 @@ static int poll_cells(struct lab_engine *e, struct slurm *s, struct lab_cell_res
             continue;
         if (lab_spool_scan(e->env, c, res))
             found = (int)c->index;
-        else if (!listed(tasks, c->task) && ++c->gone > 2) {
+        else if (!lab_slurm_is_listed(tasks, c->task) && ++c->gone > 2) {
             char why[128];
             snprintf(why, sizeof why, "its Slurm task %s ended", c->task);
             lab_spool_give_up(e->env, c, why, res);
             found = (int)c->index;
-        } else if (listed(tasks, c->task)) {
+        } else if (lab_slurm_is_listed(tasks, c->task)) {
             c->gone = 0;
         }
     }
@@ -222,11 +172,8 @@ static int poll_cells(struct lab_engine *e, struct slurm *s, struct lab_cell_res
 
 static void cancel_all(struct slurm *s)
 {
-    for (size_t i = 0; i < s->njobs; i++) {
-        char *cmd = lab_asprintf("scancel --signal=INT --full %s >/dev/null 2>&1", s->jobs[i]);
-        free(lab_capture(cmd));
-        free(cmd);
-    }
+    for (size_t i = 0; i < s->njobs; i++)
+        lab_slurm_cancel(s->jobs[i]);
     s->cancelled = 1;
 }
 

@@ -51,6 +51,8 @@ static int try_attempt(const struct lab_cell_env *env, struct lab_spool_cell *c,
             struct lab_import_result imp;
             got = lab_engine_collect(env, c->dispatched, dir, res, &imp) == 0 &&
                   imp.outcome == LAB_IMPORT_DONE;
+            if (got)
+                c->cell = imp.cell;
             if (got && c->held[0])
                 lab_warn("bundle %s refused: that attempt %s; attempt %u on %s is stored", c->held,
                          c->held_why, m.attempt, m.host);
@@ -89,8 +91,11 @@ void lab_spool_give_up(const struct lab_cell_env *env, struct lab_spool_cell *c,
     c->done = 1;
     memset(res, 0, sizeof *res);
     if (c->held[0] && lab_engine_collect(env, c->dispatched, c->held, res, &imp) == 0 &&
-        imp.outcome == LAB_IMPORT_DONE)
+        imp.outcome == LAB_IMPORT_DONE) {
+        c->cell = imp.cell;
         return; /* its last attempt's failure is on record */
+    }
+    c->cell = c->dispatched;
     res->status = LAB_CELL_FAILED;
     snprintf(res->reason, sizeof res->reason, "%.900s; no attempt left a complete bundle", why);
     lab_store_cell_end(env->store, c->dispatched, "failed", res->reason);

@@ -5,8 +5,12 @@
  * (--joblog). A cell's attempt is the position of the machine it ran on in
  * FILE, so the attempts of one cell are distinct bundles, SPOOL/KEY/aN;
  * the controller imports them as they land (engine_spool.c): a cell is
- * stored once. */
+ * stored once. A bundle comes back only at its end, so the running cells'
+ * live stores are copied from their machines every few seconds (one ssh
+ * per machine) for the progress line, which reads their phases there as
+ * it reads a local cell's. */
 #include "host/engine.h"
+#include "common/clock.h"
 #include "common/file.h"
 #include "common/interrupt.h"
 #include "common/msg.h"
@@ -25,12 +29,18 @@
 
 #define POLL_US   500000
 #define MAX_HOSTS 64
+#define MIRROR_NS (2 * 1000000000LL) /* how often the live stores are copied */
+#define MIRROR_S  10                 /* at most, per machine (one unreachable stalls the lab) */
 
 struct ssh {
     char *spool;
     char lab[PATH_MAX];
     char hosts[MAX_HOSTS][128]; /* each sshlogin's host: its last word */
+    /* How to run a command on each: "ssh HOST", or the login's own command. */
+    char logins[MAX_HOSTS][512];
     size_t nhosts;
+    int64_t mirrored_ns; /* when the live stores were copied last */
+    unsigned mirrors;    /* copies so far: each into SPOOL/live/N, so the progress reopens them */
     struct lab_spool_cell cells[LAB_RUN_MAX_CELLS];
     size_t ncells, submitted;
     pid_t parallel; /* the running batch, 0 none */
@@ -54,8 +64,13 @@ static int read_hosts(struct ssh *s, const char *file)
         const char *host = strrchr(line, ' ') ? strrchr(line, ' ') + 1 : line;
         if (host == line && strchr(host, '/'))
             host = strchr(host, '/') + 1;
+        const char *login = host;
         if (strchr(host, '@'))
             host = strchr(host, '@') + 1;
+        if (strchr(line, ' ')) /* the login's own ssh command */
+            snprintf(s->logins[s->nhosts], sizeof s->logins[0], "%s", line);
+        else
+            snprintf(s->logins[s->nhosts], sizeof s->logins[0], "ssh -o BatchMode=yes %s", login);
         snprintf(s->hosts[s->nhosts++], sizeof s->hosts[0], "%s", host);
     }
     free(text);
@@ -174,11 +189,74 @@ static int launch(struct lab_engine *e, struct ssh *s)
     free(log);
     if (pid < 0)
         return lab_error("cannot start GNU parallel");
+    for (size_t i = first; i < s->ncells; i++) /* until a machine has it */
+        lab_progress_cell_source(lab_progress_current(), s->cells[i].index, "queued");
     lab_info("ssh: batch %u: %zu cell(s) through GNU parallel", s->batches, s->ncells - first);
     s->parallel = pid;
     s->batches++;
     s->submitted = s->ncells;
     return 0;
+}
+
+/* The live store of cell c's attempt on machine h as copied into dir. */
+static char *live_copy(const char *dir, size_t h, const struct lab_spool_cell *c)
+{
+    return lab_asprintf("%s/h%zu/%s/a%zu/%s", dir, h + 1, c->key, h + 1, LAB_BUNDLE_LIVE_DB);
+}
+
+/* Every few seconds, the running cells' live stores (and their WAL) from
+ * each machine into SPOOL/live/N, and each cell's progress pointed at the
+ * copy of the attempt that runs. A new N each time: the progress reopens a
+ * store whose path changed, and keeps the last copy open meanwhile. */
+static void mirror_live(struct ssh *s)
+{
+    int64_t now = lab_now_ns();
+    if (now - s->mirrored_ns < MIRROR_NS)
+        return;
+    s->mirrored_ns = now;
+    char *dir = lab_asprintf("%s/live/%u", s->spool, ++s->mirrors);
+    for (size_t h = 0; h < s->nhosts; h++) {
+        char *files = lab_xstrdup("");
+        for (size_t i = 0; i < s->submitted; i++) {
+            const struct lab_spool_cell *c = &s->cells[i];
+            if (c->done)
+                continue;
+            char *more = lab_asprintf("%s %s/a%zu/%s %s/a%zu/%s-wal", files, c->key, h + 1,
+                                      LAB_BUNDLE_LIVE_DB, c->key, h + 1, LAB_BUNDLE_LIVE_DB);
+            free(files);
+            files = more;
+        }
+        char *to = lab_asprintf("%s/h%zu", dir, h + 1);
+        char *remote = lab_asprintf("cd %s 2>/dev/null && tar cf - --ignore-failed-read%s "
+                                    "2>/dev/null",
+                                    s->spool, files);
+        char *qremote = lab_shell_quote(remote), *qto = lab_shell_quote(to);
+        char *cmd = lab_asprintf("timeout %d %s %s | tar xf - -C %s 2>/dev/null; true", MIRROR_S,
+                                 s->logins[h], qremote, qto);
+        if (files[0] && lab_mkdir_p(to, 0755) == 0)
+            free(lab_capture(cmd));
+        free(cmd);
+        free(qto);
+        free(qremote);
+        free(remote);
+        free(to);
+        free(files);
+    }
+    for (size_t i = 0; i < s->submitted; i++) {
+        const struct lab_spool_cell *c = &s->cells[i];
+        for (size_t h = 0; h < s->nhosts && !c->done; h++) {
+            char *live = live_copy(dir, h, c);
+            if (lab_file_exists(live)) /* where it runs: a finished attempt leaves none */
+                lab_progress_cell_source(lab_progress_current(), c->index, live);
+            free(live);
+        }
+    }
+    if (s->mirrors > 2) { /* the one before the last is no longer open */
+        char *old = lab_asprintf("%s/live/%u", s->spool, s->mirrors - 2);
+        lab_rm_rf(old);
+        free(old);
+    }
+    free(dir);
 }
 
 /* Outstanding cells once: one with its result in res, or -1. When the
@@ -216,6 +294,8 @@ static int ssh_collect(void *engine, int wait, struct lab_cell_result *res)
         int over = s->parallel > 0 && waitpid(s->parallel, NULL, WNOHANG) == s->parallel;
         if (over)
             s->parallel = 0;
+        if (s->parallel)
+            mirror_live(s);
         int found = poll_cells(e, s, s->parallel == 0, res);
         if (found >= 0 || !wait || s->parallel == 0)
             return found;

@@ -104,9 +104,7 @@ static void finish(struct lab_engine *e, struct jobs *j, struct job *jb, int sta
         free(kept);
     }
     unlink(jb->log);
-    char *spool = lab_engine_spool();
-    rmdir(spool); /* once empty */
-    free(spool);
+    lab_engine_spool_tidy();
     free(jb->dir);
     free(jb->log);
     memset(jb, 0, sizeof *jb);

@@ -125,5 +125,6 @@ int lab_reconcile(struct lab_store *st)
         free(why);
     }
     sweep_dirs(st, 0, 0, NULL);
+    lab_reconcile_spools(st);
     return (int)g.n;
 }

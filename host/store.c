@@ -835,6 +835,20 @@ int64_t lab_store_find_import(struct lab_store *st, const char *key, unsigned at
     return finish_iter(st, s, rc, 0, "find an imported cell") < 0 ? -1 : found;
 }
 
+int lab_store_run_has_key(struct lab_store *st, int64_t run, const char *key)
+{
+    sqlite3_stmt *s =
+        prepare_iter(st, "SELECT count(*) FROM cells WHERE run = ?1 AND cell_key = ?2");
+    if (!s)
+        return -1;
+    sqlite3_bind_int64(s, 1, run);
+    bind_text(s, 2, key);
+    int rc = sqlite3_step(s), n = rc == SQLITE_ROW ? sqlite3_column_int(s, 0) : 0;
+    if (rc == SQLITE_ROW)
+        rc = SQLITE_DONE;
+    return finish_iter(st, s, rc, 0, "find a cell by its key") < 0 ? -1 : n > 0;
+}
+
 /* The bundle's one cell, its facts, samples, records and phases, copied under a
  * new cell id of `run`; the statements run inside the caller's transaction. */
 static const char *const import_sql[] = {

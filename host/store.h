@@ -158,5 +158,9 @@ int64_t lab_store_cell_dispatch(struct lab_store *st, int64_t run, const char *k
  * *ok_attempt gets the attempt of key stored with status ok (0: none). */
 int64_t lab_store_find_import(struct lab_store *st, const char *key, unsigned attempt,
                               unsigned *ok_attempt);
+/* Whether run holds a cell of key (its dispatch row, or an imported
+ * attempt): 1, 0, or -1 on error. A dead lab's bundle belongs to this
+ * store when its run does. */
+int lab_store_run_has_key(struct lab_store *st, int64_t run, const char *key);
 
 #endif

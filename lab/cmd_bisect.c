@@ -5,6 +5,7 @@
  * plumbing host/git.h, the stored rows host/store_bisect.h. */
 #include "host/bisectcells.h"
 #include "host/bisectreport.h"
+#include "host/bisectslurm.h"
 #include "host/git.h"
 #include "host/rt.h"
 #include "host/store.h"
@@ -25,13 +26,26 @@ struct bisect_opts {
     struct lab_bisect_row row;     /* repo, good, bad, experiment, metric, profile, ... */
     struct lab_bisect_cells cells; /* fragment, cc, accel, timeout_s */
     const char *junit;             /* JUnit XML of the bisection, written at the end */
+    const char *engine;            /* "local" (NULL) or "slurm" */
+    const char *partition;         /* slurm */
     char *sets[32];
     size_t nsets;
     int show, list, no_rt;
     int64_t show_id;
 };
 
-enum { O_CONFIG = 256, O_CC, O_ACCEL, O_TIMEOUT, O_SHOW, O_LIST, O_JUNIT, O_NO_RT };
+enum {
+    O_CONFIG = 256,
+    O_CC,
+    O_ACCEL,
+    O_TIMEOUT,
+    O_SHOW,
+    O_LIST,
+    O_JUNIT,
+    O_NO_RT,
+    O_ENGINE,
+    O_PARTITION
+};
 #define TEXT(field) offsetof(struct bisect_opts, field)
 #define NOT_TEXT    ((size_t)-1)
 
@@ -62,6 +76,9 @@ static const struct opt {
     {"accel", O_ACCEL, "A", TEXT(cells.accel), "auto (default), tcg or kvm"},
     {"timeout", O_TIMEOUT, "S", NOT_TEXT, "seconds before a cell counts as hung"},
     {"no-rt", O_NO_RT, NULL, TEXT(no_rt), "no real-time scheduling of QEMU and nbdkit"},
+    {"engine", O_ENGINE, "E", TEXT(engine),
+     "local (default), or slurm: builds and boots as Slurm jobs"},
+    {"partition", O_PARTITION, "P", TEXT(partition), "the Slurm partition (--engine slurm)"},
     {"show", O_SHOW, "[ID]", TEXT(show), "print a stored bisection (default the newest)"},
     {"list", O_LIST, NULL, TEXT(list), "list the stored bisections"},
     {"junit", O_JUNIT, "FILE", TEXT(junit), "also write JUnit XML (with --show: of a stored one)"},
@@ -138,6 +155,11 @@ static void getopt_tables(struct option *lo, char *shorts)
     *shorts = '\0';
 }
 
+static int is_slurm(const struct bisect_opts *o)
+{
+    return o->engine && strcmp(o->engine, "slurm") == 0;
+}
+
 static int parse_opts(int argc, char **argv, struct bisect_opts *o)
 {
     struct option lo[NOPTS + 1];
@@ -169,6 +191,10 @@ static int parse_opts(int argc, char **argv, struct bisect_opts *o)
     if (o->row.max_reps < o->row.reps)
         o->row.max_reps = o->row.reps;
     o->cells.repo = o->row.repo;
+    if (o->engine && strcmp(o->engine, "local") != 0 && strcmp(o->engine, "slurm") != 0)
+        return lab_error("unknown engine '%s' for bisect: local or slurm", o->engine);
+    if (o->partition && !is_slurm(o))
+        return lab_error("--partition is for --engine slurm");
     return 0;
 }
 
@@ -204,8 +230,20 @@ static int bisect(int argc, char **argv, struct bisect_opts *o, struct lab_bisec
     set->row.command_line = session.command_line;
     set->hooks = (struct lab_bisect_hooks){
         .stop = session_stop, .report = lab_bisect_report_line, .ctx = &session};
+    /* The same driver either way: only the ops differ. */
+    struct lab_bisect_slurm *slurm = NULL;
+    if (is_slurm(o)) {
+        if (!(slurm = lab_bisect_slurm_open(&o->cells, o->partition))) {
+            lab_store_run_end(session.env.store, session.env.run_id, "failed");
+            lab_session_close(&session);
+            return 1;
+        }
+        set->ops = &lab_bisect_slurm_ops;
+        set->ops_ctx = slurm;
+    }
     struct lab_bisect_result r;
     int rc = lab_bisect_drive(set, session.env.store, &r);
+    lab_bisect_slurm_close(slurm);
     lab_bisect_print_result(stdout, set, &r);
     if (o->junit && lab_bisect_junit_stored(session.env.store, r.id, o->junit) < 0 && rc == 0)
         rc = 1;

@@ -5,7 +5,9 @@
 # 8 MiB seqread, 1 run) through Slurm stores exactly the samples the same
 # matrix stores run locally, per cell (kernel, boot), with the node as the
 # host of each; the job array asked for the node class; one task requeued
-# mid-cell (scontrol requeue) is stored once, from its second attempt.
+# mid-cell (scontrol requeue) is stored once, from its second attempt; a
+# cell that lands after its controller was killed is imported by the next
+# command's reconcile.
 . "$(dirname "$0")/../boot/lib.sh"
 . "$(dirname "$0")/slurm-lib.sh"
 
@@ -71,6 +73,37 @@ if [ -s "$tmp/requeued" ]; then
 else
     not_ok "no task was requeued (the watcher saw none running)"
 fi
-check "the spool is gone" bash -c "! ls -d '$LAB_HOME_SPOOL'/* 2>/dev/null | grep -q ."
+# This run's spools (other labs' may be there: the shared cache's).
+spool=$(sed -n 's/^lab: slurm: spool \([^,]*\),.*/\1/p' "$tmp/slurm.err")
+check "the Slurm run's spool ($spool) is gone" test -n "$spool" -a ! -e "$spool"
+check "the local run's spool is gone" test ! -e "$LAB_HOME_SPOOL/$(sql "select pid from runs where id = $local_run")"
+
+# A controller killed while its cell runs on Slurm: the cell's bundle lands
+# in the dead lab's spool, and the next command's reconcile imports it.
+"$lab" run --engine slurm --kernels 6.1.0-47 --boots 1 --reps 1 --set file_size=8M --no-rt \
+    >/dev/null 2>"$tmp/killed.err" &
+pid=$!
+for _ in $(seq 600); do
+    squeue -h -t R -o '%j' | grep -qx "lab-$pid" && break
+    sleep 0.5
+done
+kill -KILL $pid
+wait $pid 2>/dev/null
+for _ in $(seq 600); do
+    squeue -h -o '%j' | grep -qx "lab-$pid" || break
+    sleep 0.5
+done
+krun=$(sql "select max(id) from runs")
+"$lab" runs >/dev/null 2>"$tmp/reconcile.err"
+cat "$tmp/reconcile.err"
+check "the killed controller's run is abandoned" \
+    test "$(sql "select status from runs where id = $krun")" = abandoned
+check "its cell, landed after it died, is imported by the next command, with its samples" \
+    test "$(sql "select count(s.id) from cells c join samples s on s.cell = c.id
+        where c.run = $krun and c.status = 'ok' and c.attempt = 1 and c.host = '$node'")" -eq 2
+check "no dispatch row of it is left" \
+    test "$(sql "select count(*) from cells where run = $krun and attempt = 0")" -eq 0
+check "the reconciler said so" grep -q "imported from the spool of lab $pid" "$tmp/reconcile.err"
+check "the dead lab's spool is gone" test ! -e "$LAB_HOME_SPOOL/$pid"
 check_no_leaks
 finish

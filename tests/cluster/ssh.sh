@@ -4,7 +4,8 @@
 # nsenters them): two cells (6.1.0-47, 6.12.113; fast, 8 MiB, 1 run) go
 # through GNU parallel; h1's libvirtd is killed while its cell runs. That
 # cell must run again on h2, its bundle from h1 refused, and the store
-# hold every cell once, with samples, and h2 as its host.
+# hold every cell once, with samples, and h2 as its host; the progress
+# lines show the phases the cells reach on their machines.
 . "$(dirname "$0")/../boot/lib.sh"
 . "$(dirname "$0")/fakehost-lib.sh"
 
@@ -44,6 +45,10 @@ check "no dispatch row left" test "$(sql "select count(*) from cells where run =
 check "the cell cut short on h1 ran again on h2 (attempt 2)" \
     test "$(sql "select count(*) from cells where run = $run and host = 'h2' and attempt = 2")" -ge 1
 check "its bundle from h1 was refused, saying why" grep -q "bundle .*/a1 refused" "$tmp/err"
+# The progress reads each running cell's phase from its machine (its live
+# store copied back), not "image" for as long as it runs.
+check "the progress showed a cell's phase on its machine (boot, run, teardown)" \
+    grep -Eq '^lab: \[[0-9]+/[0-9]+\] [^ ]+ seqread: (boot|run [0-9]+/[0-9]+|teardown) ' "$tmp/err"
 check "nothing is stored from h1" test "$(sql "select count(*) from cells where run = $run and host = 'h1' and status != 'ok'")" -eq 0
 for h in h1 h2; do
     n=$(fakehost_in "$fh" $h virsh -c qemu:///system list --name 2>/dev/null | grep -c '^lab-')

@@ -47,7 +47,12 @@ struct fake {
     size_t calls[MAX_CALLS];     /* whose call it was: commit index per call */
     size_t ncalls;
     size_t stop_after; /* the stop hook says stop once this many cells ran; 0: never */
-    int events[8];     /* reports per event kind */
+    /* the queue op's announcements (commit, reps), each taken by a measure */
+    size_t queued[MAX_CALLS];
+    unsigned queued_reps[MAX_CALLS];
+    int queued_taken[MAX_CALLS];
+    size_t nqueued;
+    int events[8]; /* reports per event kind */
 };
 
 static size_t index_of(const struct fake *f, const char *hash_or_kernel)
@@ -80,6 +85,14 @@ static int fake_measure(void *ctx, const char *kernel, unsigned reps, struct lab
     assert_true(f->ncalls < MAX_CALLS);
     f->reps[f->ncalls] = reps;
     f->calls[f->ncalls++] = i;
+    if (f->nqueued) { /* with a queue op: every boot was announced, in order */
+        size_t q = 0;
+        while (q < f->nqueued &&
+               (f->queued_taken[q] || f->queued[q] != i || f->queued_reps[q] != reps))
+            q++;
+        assert_true(q < f->nqueued);
+        f->queued_taken[q] = 1;
+    }
     *cell = lab_store_cell_begin(f->st, f->run, kernel, "seqread", NULL);
     assert_true(*cell > 0);
     if (f->c[i].cell_fails) {
@@ -102,7 +115,20 @@ static void fake_describe(void *ctx, const char *commit, char *subject, size_t l
     snprintf(subject, len, "commit %zu", index_of(f, commit));
 }
 
-static const struct lab_bisect_ops fake_ops = {fake_build, fake_measure, fake_describe};
+static const struct lab_bisect_ops fake_ops = {fake_build, fake_measure, fake_describe, NULL};
+
+static void fake_queue(void *ctx, const char *kernel, unsigned reps)
+{
+    struct fake *f = ctx;
+    assert_true(f->nqueued < MAX_CALLS);
+    f->queued_reps[f->nqueued] = reps;
+    f->queued[f->nqueued++] = index_of(f, kernel);
+}
+
+/* The ops of an engine that starts boots ahead (Slurm's). */
+static const struct lab_bisect_ops queue_ops = {fake_build, fake_measure, fake_describe,
+                                                fake_queue};
+static const struct lab_bisect_ops *ops = &fake_ops;
 
 static enum lab_bisect_stop fake_stop(void *ctx, char *why, size_t len)
 {
@@ -176,7 +202,7 @@ static int drive(struct fake *f, const double *means, size_t n, unsigned reps, u
                                            .threshold_pct = 5,
                                            .reps = reps,
                                            .max_reps = max_reps},
-                                   .ops = &fake_ops,
+                                   .ops = ops,
                                    .ops_ctx = f,
                                    .hooks = {.stop = fake_stop, .report = report_hook, .ctx = f}};
     int rc = lab_bisect_drive(&set, f->st, r);
@@ -373,6 +399,28 @@ static void test_inconclusive_then_decided(void **state)
     lab_bisect_result_free(&r);
 }
 
+/* With a queue op, every boot the driver measures was announced before,
+ * right after its build (two per commit) or beside an endpoint measured
+ * again, and none is left over once the bisection decided. */
+static void test_queue_announces_boots(void **state)
+{
+    struct fake *f = *state;
+    static const double h[] = {100, 94, 50};
+    f->c[0].drift_at = 3;
+    f->c[0].drift = 94;
+    ops = &queue_ops;
+    struct lab_bisect_result r;
+    int rc = drive(f, h, 3, 5, 20, &r);
+    ops = &fake_ops;
+    assert_int_equal(rc, 0);
+    assert_string_equal(r.first_bad, f->hash[2]);
+    assert_int_equal(f->nqueued, f->ncalls); /* good 3, bad 2, step 3 */
+    assert_int_equal(f->ncalls, 8);
+    for (size_t q = 0; q < f->nqueued; q++)
+        assert_true(f->queued_taken[q]);
+    lab_bisect_result_free(&r);
+}
+
 /* Endpoints that do not differ by the threshold: refused, both stored. */
 static void test_refused(void **state)
 {
@@ -531,6 +579,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_ambiguous, setup, teardown),
         cmocka_unit_test_setup_teardown(test_inconclusive_to_max_reps, setup, teardown),
         cmocka_unit_test_setup_teardown(test_inconclusive_then_decided, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_queue_announces_boots, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refused_equal, setup, teardown),
         cmocka_unit_test_setup_teardown(test_endpoint_fails, setup, teardown),

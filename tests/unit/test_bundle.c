@@ -1,6 +1,7 @@
 /* Unit tests of host/bundle*.c without a guest: a cell job's JSON round
  * trip; a bundle made from a store by hand (sealed, manifest) verifies,
- * imports once, and is refused truncated, changed or without a manifest. */
+ * imports once, and is refused truncated, changed or without a manifest; a
+ * job that cannot start leaves a failed bundle with its reason. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -197,12 +198,51 @@ static void test_refused(void **state)
     refused("partial", drop_manifest, "partial: no MANIFEST.json");
 }
 
+/* A job that cannot start on its host (the kernel is unknown there) leaves
+ * a complete bundle of one failed cell with the reason, not a partial one;
+ * imported, the cell is stored failed with that reason. */
+static void test_cannot_start(void **state)
+{
+    struct lab_cell_job job = {.attempt = 1, .run = 1, .reps = 1};
+    snprintf(job.key, sizeof job.key, "run-1-cell-0");
+    snprintf(job.kernel, sizeof job.kernel, "no-such-kernel");
+    snprintf(job.experiment, sizeof job.experiment, "/x/seqread.exp");
+    snprintf(job.profile, sizeof job.profile, "fast");
+    char *b = lab_asprintf("%s/nostart", dir), *db = lab_asprintf("%s/main.db", dir);
+    char *logs = lab_asprintf("%s/logs", dir);
+    struct lab_cell_result res;
+    setenv("LAB_HOST", "h1", 1);
+    assert_int_equal(lab_bundle_run(&job, b, &res), 0);
+    assert_int_equal(res.status, LAB_CELL_FAILED);
+    assert_non_null(strstr(res.reason, "cannot start on h1: unknown kernel 'no-such-kernel'"));
+    struct lab_bundle_manifest m;
+    char why[256];
+    assert_int_equal(lab_bundle_verify(b, &m, why, sizeof why), 0);
+    assert_string_equal(m.status, "failed");
+    assert_string_equal(m.reason, res.reason);
+    struct lab_store *st;
+    struct lab_import_result r;
+    assert_int_equal(lab_store_open(db, &st), 0);
+    int64_t run = lab_store_run_begin(st, "lab run", "seqread", "fast");
+    assert_int_equal(lab_bundle_import(st, run, logs, b, &r), 0);
+    assert_int_equal(r.outcome, LAB_IMPORT_DONE);
+    assert_int_equal(count(st, "select count(*) from cells where status = \"failed\" and "
+                               "reason like \"cannot start on h1: unknown kernel%\" and "
+                               "host = \"h1\""), 1);
+    lab_store_close(st);
+    unsetenv("LAB_HOST");
+    free(logs);
+    free(db);
+    free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_job_round_trip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_import_once, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cannot_start, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -153,11 +153,45 @@ static void test_give_up(void **state)
     free(m);
 }
 
+/* A job whose `lab cell` could not start on its host (the kernel is not
+ * there) left a failed bundle: held while another attempt may come, then
+ * stored as the failed cell with that reason, replacing the dispatch row;
+ * the stored cell is the one the spool cell names. */
+static void test_cannot_start(void **state)
+{
+    struct fixture f;
+    struct lab_cell_result res;
+    open_fixture(&f);
+    struct lab_cell_job job = {.attempt = 1, .run = f.env.run_id};
+    snprintf(job.key, sizeof job.key, "k");
+    snprintf(job.kernel, sizeof job.kernel, "not-on-this-host");
+    snprintf(job.experiment, sizeof job.experiment, "seqread");
+    snprintf(job.profile, sizeof job.profile, "fast");
+    char *a1 = lab_asprintf("%s/a1", f.c.dir);
+    setenv("LAB_HOST", "h1", 1);
+    assert_int_equal(lab_bundle_run(&job, a1, &res), 0);
+    unsetenv("LAB_HOST");
+    assert_int_equal(lab_spool_scan(&f.env, &f.c, &res), 0); /* held */
+    lab_spool_give_up(&f.env, &f.c, "its task ended", &res);
+    assert_int_equal(res.status, LAB_CELL_FAILED);
+    assert_non_null(strstr(res.reason, "cannot start on h1: unknown kernel 'not-on-this-host'"));
+    assert_int_equal(count("select count(*) from cells"), 1);
+    assert_int_equal(count("select count(*) from cells where status = \"failed\" and attempt = 1 "
+                           "and reason like \"cannot start on h1: unknown kernel%\""), 1);
+    char *sql = lab_asprintf("select count(*) from cells where id = %lld and attempt = 1",
+                             (long long)f.c.cell);
+    assert_int_equal(count(sql), 1);
+    free(sql);
+    free(a1);
+    close_fixture(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_failed_then_ok, setup, teardown),
         cmocka_unit_test_setup_teardown(test_give_up, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cannot_start, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
