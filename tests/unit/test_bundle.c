@@ -13,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include "tests/unit/bundle_fixture.h"
+
 #include "host/bundle.h"
 #include "host/store.h"
 #include "common/file.h"
@@ -35,8 +37,14 @@ static int teardown(void **state)
 
 static void test_job_round_trip(void **state)
 {
-    struct lab_cell_job a = {.attempt = 2, .run = 7, .index = 3, .reps = 4, .timeout_s = 99,
-                             .boot = 2, .rt_priority = 10, .cpu = 1};
+    struct lab_cell_job a = {.attempt = 2,
+                             .run = 7,
+                             .index = 3,
+                             .reps = 4,
+                             .timeout_s = 99,
+                             .boot = 2,
+                             .rt_priority = 10,
+                             .cpu = 1};
     snprintf(a.key, sizeof a.key, "run-7-cell-3");
     snprintf(a.kernel, sizeof a.kernel, "6.12.113");
     snprintf(a.experiment, sizeof a.experiment, "/x/seqread.exp");
@@ -69,43 +77,6 @@ static void test_job_round_trip(void **state)
     free(path);
 }
 
-/* A bundle as lab_bundle_run leaves it: one run, one cell, 3 samples. */
-static char *make_bundle(const char *name, const char *key)
-{
-    char *b = lab_asprintf("%s/%s", dir, name), *live = lab_asprintf("%s/live.db", b);
-    char *sealed = lab_asprintf("%s/cell.db", b), *console = lab_asprintf("%s/cell-0-k.console.log", b);
-    struct lab_store *st;
-    lab_mkdir_p(b, 0755);
-    assert_int_equal(lab_store_open(live, &st), 0);
-    int64_t run = lab_store_run_begin(st, "lab cell", "seqread", "fast");
-    int64_t cell = lab_store_cell_begin(st, run, "k", "seqread", "lab.test=seqread");
-    for (int i = 0; i < 3; i++) {
-        struct lab_sample s = {.cell = cell, .rep = i, .test = "seqread", .bytes = 1 << 20,
-                               .real_ns = 1000 + i};
-        lab_store_add_sample(st, &s);
-    }
-    lab_store_cell_set(st, cell, "trace", "/elsewhere/cell-0-k.trace");
-    lab_store_add_phase(st, cell, 0, "host", 25000000, NULL);
-    lab_store_add_phase(st, cell, 1, "firmware", -1, "no printk times");
-    lab_store_cell_end(st, cell, "ok", NULL);
-    assert_int_equal(lab_store_seal(st, sealed), 0);
-    lab_store_close(st);
-    unlink(live);
-    lab_write_file(console, "Linux version 6.12\n", 19);
-    struct lab_bundle_manifest m = {.attempt = 1, .samples = 3};
-    snprintf(m.key, sizeof m.key, "%s", key);
-    snprintf(m.host, sizeof m.host, "h1");
-    snprintf(m.status, sizeof m.status, "ok");
-    snprintf(m.kernel, sizeof m.kernel, "k");
-    snprintf(m.dir, sizeof m.dir, "/elsewhere");
-    assert_int_equal(lab_bundle_write_manifest(b, &m), 0);
-    assert_int_equal(m.nfiles, 2);
-    free(live);
-    free(sealed);
-    free(console);
-    return b;
-}
-
 static unsigned count(struct lab_store *st, const char *sql)
 {
     (void)st;
@@ -121,7 +92,7 @@ static unsigned count(struct lab_store *st, const char *sql)
 
 static void test_import_once(void **state)
 {
-    char *b = make_bundle("b1", "key-1"), *db = lab_asprintf("%s/main.db", dir);
+    char *b = fixture_bundle(dir, "b1", "key-1", 1, "ok"), *db = lab_asprintf("%s/main.db", dir);
     char *logs = lab_asprintf("%s/logs", dir);
     struct lab_store *st;
     struct lab_import_result r;
@@ -132,9 +103,11 @@ static void test_import_once(void **state)
     assert_int_equal(count(st, "select count(*) from samples"), 3);
     /* Where its time went comes along (lab show --timing). */
     assert_int_equal(count(st, "select count(*) from cell_phases where ns = 25000000 or "
-                               "note = \"no printk times\""), 2);
+                               "note = \"no printk times\""),
+                     2);
     assert_int_equal(count(st, "select count(*) from cells where cell_key = \"key-1\" and "
-                               "attempt = 1 and host = \"h1\""), 1);
+                               "attempt = 1 and host = \"h1\""),
+                     1);
     /* The trace fact names the kept copy. */
     char fact[256];
     lab_store_cell_get(st, r.cell, "trace", fact, sizeof fact);
@@ -153,7 +126,7 @@ static void test_import_once(void **state)
 
 static void refused(const char *name, void (*spoil)(const char *b), const char *why)
 {
-    char *b = make_bundle(name, name), *db = lab_asprintf("%s/main.db", dir);
+    char *b = fixture_bundle(dir, name, name, 1, "ok"), *db = lab_asprintf("%s/main.db", dir);
     struct lab_store *st;
     struct lab_import_result r;
     spoil(b);
@@ -228,7 +201,8 @@ static void test_cannot_start(void **state)
     assert_int_equal(r.outcome, LAB_IMPORT_DONE);
     assert_int_equal(count(st, "select count(*) from cells where status = \"failed\" and "
                                "reason like \"cannot start on h1: unknown kernel%\" and "
-                               "host = \"h1\""), 1);
+                               "host = \"h1\""),
+                     1);
     lab_store_close(st);
     unsetenv("LAB_HOST");
     free(logs);

@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "tests/unit/bundle_fixture.h"
+
 #include "host/engine.h"
 #include "host/store.h"
 #include "common/file.h"
@@ -30,42 +32,6 @@ static int teardown(void **state)
 {
     lab_rm_rf(dir);
     return 0;
-}
-
-/* A bundle as lab_bundle_run leaves it: one run, one cell, 3 samples. */
-static char *make_bundle(const char *name, const char *key, unsigned attempt, const char *status)
-{
-    char *b = lab_asprintf("%s/%s", dir, name), *live = lab_asprintf("%s/live.db", b);
-    char *sealed = lab_asprintf("%s/cell.db", b), *console = lab_asprintf("%s/cell-0-k.console.log", b);
-    struct lab_store *st;
-    lab_mkdir_p(b, 0755);
-    assert_int_equal(lab_store_open(live, &st), 0);
-    int64_t run = lab_store_run_begin(st, "lab cell", "seqread", "fast");
-    int64_t cell = lab_store_cell_begin(st, run, "k", "seqread", "lab.test=seqread");
-    for (int i = 0; i < 3; i++) {
-        struct lab_sample s = {.cell = cell, .rep = i, .test = "seqread", .bytes = 1 << 20,
-                               .real_ns = 1000 + i};
-        lab_store_add_sample(st, &s);
-    }
-    lab_store_cell_set(st, cell, "trace", "/elsewhere/cell-0-k.trace");
-    lab_store_cell_end(st, cell, status, NULL);
-    assert_int_equal(lab_store_seal(st, sealed), 0);
-    lab_store_close(st);
-    unlink(live);
-    lab_write_file(console, "Linux version 6.12\n", 19);
-    struct lab_bundle_manifest m = {.attempt = attempt, .samples = 3};
-    snprintf(m.key, sizeof m.key, "%s", key);
-    snprintf(m.host, sizeof m.host, "h%u", attempt);
-    snprintf(m.status, sizeof m.status, "%s", status);
-    snprintf(m.reason, sizeof m.reason, "%s", strcmp(status, "ok") ? "lost libvirt" : "");
-    snprintf(m.kernel, sizeof m.kernel, "k");
-    snprintf(m.dir, sizeof m.dir, "/elsewhere");
-    assert_int_equal(lab_bundle_write_manifest(b, &m), 0);
-    assert_int_equal(m.nfiles, 2);
-    free(live);
-    free(sealed);
-    free(console);
-    return b;
 }
 
 static unsigned count(const char *sql)
@@ -112,10 +78,10 @@ static void test_failed_then_ok(void **state)
     struct fixture f;
     struct lab_cell_result res;
     open_fixture(&f);
-    free(make_bundle("k/a1", "k", 1, "failed"));
+    free(fixture_bundle(dir, "k/a1", "k", 1, "failed"));
     assert_int_equal(lab_spool_scan(&f.env, &f.c, &res), 0); /* held: a retry may come */
     assert_int_equal(count("select count(*) from cells where attempt > 0"), 0);
-    free(make_bundle("k/a2", "k", 2, "ok"));
+    free(fixture_bundle(dir, "k/a2", "k", 2, "ok"));
     assert_int_equal(lab_spool_scan(&f.env, &f.c, &res), 1);
     assert_int_equal(res.status, LAB_CELL_OK);
     assert_int_equal(res.samples, 3);
@@ -132,14 +98,15 @@ static void test_give_up(void **state)
     struct fixture f;
     struct lab_cell_result res;
     open_fixture(&f);
-    char *a1 = make_bundle("k/a1", "k", 1, "failed");
-    free(make_bundle("k/a2", "k", 2, "ok"));
+    char *a1 = fixture_bundle(dir, "k/a1", "k", 1, "failed");
+    free(fixture_bundle(dir, "k/a2", "k", 2, "ok"));
     char *m = lab_asprintf("%s/k/a2/MANIFEST.json", dir);
     unlink(m); /* a2 partial: its host died */
     assert_int_equal(lab_spool_scan(&f.env, &f.c, &res), 0);
     lab_spool_give_up(&f.env, &f.c, "its task ended", &res);
     assert_int_equal(res.status, LAB_CELL_FAILED);
-    assert_int_equal(count("select count(*) from cells where attempt = 1 and status = \"failed\""), 1);
+    assert_int_equal(count("select count(*) from cells where attempt = 1 and status = \"failed\""),
+                     1);
     assert_int_equal(count("select count(*) from cells"), 1);
     close_fixture(&f);
 
@@ -177,7 +144,8 @@ static void test_cannot_start(void **state)
     assert_non_null(strstr(res.reason, "cannot start on h1: unknown kernel 'not-on-this-host'"));
     assert_int_equal(count("select count(*) from cells"), 1);
     assert_int_equal(count("select count(*) from cells where status = \"failed\" and attempt = 1 "
-                           "and reason like \"cannot start on h1: unknown kernel%\""), 1);
+                           "and reason like \"cannot start on h1: unknown kernel%\""),
+                     1);
     char *sql = lab_asprintf("select count(*) from cells where id = %lld and attempt = 1",
                              (long long)f.c.cell);
     assert_int_equal(count(sql), 1);
