@@ -43,7 +43,8 @@ struct ssh {
     unsigned mirrors;    /* copies so far: each into SPOOL/live/N, so the progress reopens them */
     struct lab_spool_cell cells[LAB_RUN_MAX_CELLS];
     size_t ncells, submitted;
-    pid_t parallel; /* the running batch, 0 none */
+    unsigned batch_of[LAB_RUN_MAX_CELLS]; /* the batch each cell went out in */
+    pid_t parallel;                       /* the running batch, 0 none */
     unsigned batches;
 };
 
@@ -173,14 +174,20 @@ static int launch(struct lab_engine *e, struct ssh *s)
     pid_t pid = f ? fork() : -1;
     if (pid == 0) {
         prctl(PR_SET_PDEATHSIG, SIGTERM);
+        /* GNU parallel's remote wrapper execs the job with the machine's
+         * $SHELL and, without one, runs nothing and logs exit 0. sshd sets
+         * it; a login command that passes our environment on (nsenter,
+         * a container's exec) from a cron job or CI runner may have none. */
+        if (!getenv("SHELL"))
+            setenv("SHELL", "/bin/sh", 1);
         int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (fd >= 0) {
             dup2(fd, 1);
             dup2(fd, 2);
         }
         execlp("parallel", "parallel", "--sshloginfile", e->opts.hosts, "--retries", retries,
-               "--joblog", joblog, "--transferfile", "{}", "--return", "{//}", "-j1",
-               "--arg-file", list, cmd, (char *)NULL);
+               "--joblog", joblog, "--transferfile", "{}", "--return", "{//}", "-j1", "--arg-file",
+               list, cmd, (char *)NULL);
         _exit(127);
     }
     free(cmd);
@@ -189,8 +196,10 @@ static int launch(struct lab_engine *e, struct ssh *s)
     free(log);
     if (pid < 0)
         return lab_error("cannot start GNU parallel");
-    for (size_t i = first; i < s->ncells; i++) /* until a machine has it */
+    for (size_t i = first; i < s->ncells; i++) { /* until a machine has it */
+        s->batch_of[i] = s->batches;
         lab_progress_cell_source(lab_progress_current(), s->cells[i].index, "queued");
+    }
     lab_info("ssh: batch %u: %zu cell(s) through GNU parallel", s->batches, s->ncells - first);
     s->parallel = pid;
     s->batches++;
@@ -231,8 +240,8 @@ static void mirror_live(struct ssh *s)
                                     "2>/dev/null",
                                     s->spool, files);
         char *qremote = lab_shell_quote(remote), *qto = lab_shell_quote(to);
-        char *cmd = lab_asprintf("timeout %d %s %s | tar xf - -C %s 2>/dev/null; true", MIRROR_S,
-                                 s->logins[h], qremote, qto);
+        char *cmd = lab_asprintf("timeout %d %s %s 2>/dev/null | tar xf - -C %s 2>/dev/null; true",
+                                 MIRROR_S, s->logins[h], qremote, qto);
         if (files[0] && lab_mkdir_p(to, 0755) == 0)
             free(lab_capture(cmd));
         free(cmd);
@@ -259,6 +268,48 @@ static void mirror_live(struct ssh *s)
     free(dir);
 }
 
+/* What GNU parallel's joblog says of cell c's attempts ("on h1 exit 255,
+ * on h2 exit 0"), and its log's last line, into why: a cell that left no
+ * bundle says where it ran and how that ended. */
+static void attempts_said(const struct ssh *s, size_t i, char *why, size_t n)
+{
+    char *joblog = lab_asprintf("%s/batch-%u.joblog", s->spool, s->batch_of[i]);
+    char *log = lab_asprintf("%s/batch-%u.log", s->spool, s->batch_of[i]);
+    char *job = lab_asprintf("%s/%s", s->cells[i].dir, LAB_BUNDLE_JOB);
+    char *text = lab_read_text(joblog, 1 << 20, NULL);
+    size_t len = (size_t)snprintf(why, n, "GNU parallel ran its last retry");
+    int any = 0;
+    for (char *save, *line = text ? strtok_r(text, "\n", &save) : NULL; line && len < n;
+         line = strtok_r(NULL, "\n", &save)) {
+        /* Seq Host Starttime JobRuntime Send Receive Exitval Signal Command */
+        char *field[9] = {0}, *fsave;
+        size_t nf = 0;
+        for (char *t = strtok_r(line, "\t", &fsave); t && nf < 9; t = strtok_r(NULL, "\t", &fsave))
+            field[nf++] = t;
+        if (nf < 9 || !strstr(field[8], job))
+            continue;
+        const char *host = strrchr(field[1], ' ') ? strrchr(field[1], ' ') + 1 : field[1];
+        len += (size_t)snprintf(why + len, n - len, "%s on %s exit %s%s%s", any++ ? "," : ":", host,
+                                field[6], strcmp(field[7], "0") ? " signal " : "",
+                                strcmp(field[7], "0") ? field[7] : "");
+    }
+    free(text);
+    if (!any && len < n)
+        len += (size_t)snprintf(why + len, n - len, " (its joblog %s names no attempt)", joblog);
+    text = lab_read_text(log, 1 << 20, NULL);
+    char *last = text ? text + strlen(text) : NULL;
+    while (last && last > text && (last[-1] == '\n' || last[-1] == ' '))
+        *--last = '\0';
+    while (last && last > text && last[-1] != '\n')
+        last--;
+    if (last && *last && len < n)
+        snprintf(why + len, n - len, "; it said: %.200s", last);
+    free(text);
+    free(job);
+    free(log);
+    free(joblog);
+}
+
 /* Outstanding cells once: one with its result in res, or -1. When the
  * batch is over, a cell without an ok bundle gets what is left of it. */
 static int poll_cells(struct lab_engine *e, struct ssh *s, int batch_over,
@@ -271,7 +322,9 @@ static int poll_cells(struct lab_engine *e, struct ssh *s, int batch_over,
         if (lab_spool_scan(e->env, c, res))
             return (int)c->index;
         if (batch_over) {
-            lab_spool_give_up(e->env, c, "GNU parallel ran its last retry", res);
+            char why[700];
+            attempts_said(s, i, why, sizeof why);
+            lab_spool_give_up(e->env, c, why, res);
             return (int)c->index;
         }
     }

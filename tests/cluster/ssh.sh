@@ -15,20 +15,26 @@ trap 'fakehost_down "$fh"; rm -rf "$tmp"' EXIT
 fakehost_up "$fh" h1 h2 || { not_ok "the fake hosts came up"; finish; exit; }
 ok "two fake hosts, each with its own libvirtd ($(cat "$fh/hosts" | tr '\n' ' '))"
 
-# Kill h1's libvirtd once a cell's domain runs there.
+# Kill h1's libvirtd once a cell's domain runs there (not at all if none
+# does before the run ends).
 (
-    for _ in $(seq 1200); do
-        fakehost_in "$fh" h1 virsh -c qemu:///system list --name 2>/dev/null | grep -q '^lab-' && break
+    while [ ! -e "$tmp/ran" ]; do
+        if fakehost_in "$fh" h1 virsh -c qemu:///system list --name 2>/dev/null | grep -q '^lab-'; then
+            sleep 2
+            p=$(fakehost_libvirtd "$fh" h1)
+            [ -n "$p" ] && kill -KILL "$p" && echo "$p" >"$tmp/killed"
+            break
+        fi
         sleep 0.5
     done
-    sleep 2
-    p=$(fakehost_libvirtd "$fh" h1)
-    [ -n "$p" ] && kill -KILL "$p" && echo "$p" >"$tmp/killed"
 ) &
 killer=$!
-"$lab" -v run --engine ssh --hosts "$fh/hosts" --kernels 6.1.0-47,6.12.113 --boots 1 --reps 1 \
+# Without $SHELL, as a CI runner may start us: GNU parallel's remote
+# wrapper needs one, and the login command here passes ours on.
+env -u SHELL "$lab" -v run --engine ssh --hosts "$fh/hosts" --kernels 6.1.0-47,6.12.113 --boots 1 --reps 1 \
     --set file_size=8M --no-rt >"$tmp/out" 2>"$tmp/err"
 rc=$?
+touch "$tmp/ran"
 wait $killer
 cat "$tmp/err"
 run=$(sql "select max(id) from runs")
@@ -54,5 +60,16 @@ for h in h1 h2; do
     n=$(fakehost_in "$fh" $h virsh -c qemu:///system list --name 2>/dev/null | grep -c '^lab-')
     check "no domain left on $h" test "${n:-0}" -eq 0
 done
+
+# A machine that cannot be reached: the cell fails saying where it ran and
+# how each attempt ended, from GNU parallel's joblog.
+echo "$fh/ssh nohost" >"$tmp/badhosts"
+"$lab" run --engine ssh --hosts "$tmp/badhosts" --kernels 6.1.0-47 --boots 1 --reps 1 \
+    --set file_size=8M --no-rt >/dev/null 2>"$tmp/err2"
+rc=$?
+cat "$tmp/err2"
+check "a cell no machine ran fails the run (exit $rc)" test $rc -eq 1
+check "it says each attempt's machine and exit" \
+    grep -Eq "cell 6.1.0-47/seqread failed: GNU parallel ran its last retry: on nohost exit [1-9][0-9]*; it said: .+" "$tmp/err2"
 check_no_leaks
 finish
