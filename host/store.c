@@ -79,10 +79,25 @@ static const char schema_sql[] =
     "  note TEXT,"                                                                                 \
     "  PRIMARY KEY (cell, phase));"
 
-/* migrations[v] takes a version-v file to v + 1; schema_sql is version 1. */
+/* migrations[v] takes a version-v file to v + 1; schema_sql is version 1.
+ * Each is safe on a file that has some of it already (an older lab's
+ * branch may have added a version's columns without its number): tables
+ * and indexes are made IF NOT EXISTS, and a column only when missing. */
+struct added_column {
+    int version; /* the migration that adds it */
+    const char *table, *column, *decl;
+};
+static const struct added_column added_columns[] = {
+    {1, "runs", "pid", "INTEGER"},       /* whose lab process the run is */
+    {1, "runs", "pid_start", "INTEGER"}, /* its start time, against reuse */
+    /* A cell imported from a result bundle (host/bundle.h): its key and
+     * attempt, imported once, and the host it ran on. */
+    {4, "cells", "cell_key", "TEXT"},
+    {4, "cells", "attempt", "INTEGER"},
+    {4, "cells", "host", "TEXT"},
+};
+
 static const char *const migrations[LAB_STORE_SCHEMA_VERSION] = {
-    [1] = "ALTER TABLE runs ADD COLUMN pid INTEGER;"        /* whose lab process the run is */
-          "ALTER TABLE runs ADD COLUMN pid_start INTEGER;", /* its start time, against reuse */
     /* The bisection tables (host/store_bisect.c). A file of schema 2 may
      * hold them already: `lab bisect` used to create them itself. */
     [2] = "CREATE TABLE IF NOT EXISTS bisect ("
@@ -101,12 +116,7 @@ static const char *const migrations[LAB_STORE_SCHEMA_VERSION] = {
           " step INTEGER NOT NULL REFERENCES bisect_steps(id),"
           " cell INTEGER NOT NULL REFERENCES cells(id));",
     [3] = CELL_PHASES_SQL,
-    /* A cell imported from a result bundle (host/bundle.h): its key and
-     * attempt, imported once, and the host it ran on. */
-    [4] = "ALTER TABLE cells ADD COLUMN cell_key TEXT;"
-          "ALTER TABLE cells ADD COLUMN attempt INTEGER;"
-          "ALTER TABLE cells ADD COLUMN host TEXT;"
-          "CREATE UNIQUE INDEX cells_key_attempt ON cells(cell_key, attempt);",
+    [4] = "CREATE UNIQUE INDEX IF NOT EXISTS cells_key_attempt ON cells(cell_key, attempt);",
 };
 
 enum {
@@ -192,6 +202,38 @@ static int user_version(struct lab_store *st, int *out)
     return 0;
 }
 
+static int has_column(struct lab_store *st, const char *table, const char *column, int *out)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(st->db, "SELECT count(*) FROM pragma_table_info(?1) WHERE name = ?2", -1,
+                           &s, NULL) != SQLITE_OK)
+        return db_error(st, "pragma_table_info");
+    sqlite3_bind_text(s, 1, table, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 2, column, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(s);
+    *out = rc == SQLITE_ROW && sqlite3_column_int(s, 0) > 0;
+    sqlite3_finalize(s);
+    return rc == SQLITE_ROW ? 0 : db_error(st, "pragma_table_info");
+}
+
+/* Migration v: its columns that are missing, then its statements. */
+static int migrate(struct lab_store *st, int v)
+{
+    for (size_t i = 0; i < sizeof added_columns / sizeof added_columns[0]; i++) {
+        const struct added_column *c = &added_columns[i];
+        int present;
+        if (c->version != v)
+            continue;
+        if (has_column(st, c->table, c->column, &present) < 0)
+            return -1;
+        char sql[160];
+        snprintf(sql, sizeof sql, "ALTER TABLE %s ADD COLUMN %s %s", c->table, c->column, c->decl);
+        if (!present && exec(st, sql) < 0)
+            return -1;
+    }
+    return migrations[v] ? exec(st, migrations[v]) : 0;
+}
+
 static int setup_schema(struct lab_store *st)
 {
     int v = 0;
@@ -208,7 +250,7 @@ static int setup_schema(struct lab_store *st)
     if (v == 0 && exec(st, schema_sql) < 0)
         goto fail;
     for (int i = v ? v : 1; i < LAB_STORE_SCHEMA_VERSION; i++)
-        if (exec(st, migrations[i]) < 0)
+        if (migrate(st, i) < 0)
             goto fail;
     if (exec(st, CELL_PHASES_SQL) < 0)
         goto fail;

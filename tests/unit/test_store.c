@@ -432,6 +432,28 @@ static int collect_phase(int seq, const char *phase, int64_t ns, const char *not
     return 0;
 }
 
+/* A version-2 file's tables, with one run and one cell. */
+static const char schema_2_sql[] =
+    "CREATE TABLE runs (id INTEGER PRIMARY KEY, command_line TEXT NOT NULL,"
+    " experiment TEXT, profile TEXT, status TEXT NOT NULL DEFAULT 'running',"
+    " started_wall_ns INTEGER NOT NULL, ended_wall_ns INTEGER, pid INTEGER,"
+    " pid_start INTEGER);"
+    "CREATE TABLE cells (id INTEGER PRIMARY KEY, run INTEGER NOT NULL REFERENCES"
+    " runs(id) ON DELETE CASCADE, kernel TEXT NOT NULL, experiment TEXT, params"
+    " TEXT, status TEXT NOT NULL DEFAULT 'running', reason TEXT, started_wall_ns"
+    " INTEGER NOT NULL, ended_wall_ns INTEGER);"
+    "CREATE TABLE cell_facts (cell INTEGER NOT NULL, key TEXT NOT NULL, value TEXT"
+    " NOT NULL, PRIMARY KEY (cell, key));"
+    "CREATE TABLE samples (id INTEGER PRIMARY KEY, cell INTEGER NOT NULL, rep"
+    " INTEGER NOT NULL, test TEXT NOT NULL, bytes INTEGER NOT NULL, real_ns INTEGER"
+    " NOT NULL, user_ns INTEGER NOT NULL, sys_ns INTEGER NOT NULL, guest_begin_ns"
+    " INTEGER, guest_end_ns INTEGER, host_begin_ns INTEGER, host_end_ns INTEGER,"
+    " extra TEXT);"
+    "CREATE TABLE records (id INTEGER PRIMARY KEY, cell INTEGER NOT NULL, host_ns"
+    " INTEGER NOT NULL, line TEXT NOT NULL);"
+    "INSERT INTO runs VALUES (1, 'lab run', 'seqread', 'fast', 'ok', 1, 2, 7, 8);"
+    "INSERT INTO cells VALUES (1, 1, '6.1-lab', 'seqread', NULL, 'ok', NULL, 1, 2);";
+
 /* A store from before cell_phases (schema 2, or 3 with the bisection
  * tables), or one another branch of the lab already took to schema 4 with
  * its own tables: it opens, keeps its rows and gains the table; phases
@@ -440,30 +462,7 @@ static void migrate_phases(int version)
 {
     sqlite3 *db;
     assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-    assert_int_equal(
-        sqlite3_exec(
-            db,
-            "CREATE TABLE runs (id INTEGER PRIMARY KEY, command_line TEXT NOT NULL,"
-            " experiment TEXT, profile TEXT, status TEXT NOT NULL DEFAULT 'running',"
-            " started_wall_ns INTEGER NOT NULL, ended_wall_ns INTEGER, pid INTEGER,"
-            " pid_start INTEGER);"
-            "CREATE TABLE cells (id INTEGER PRIMARY KEY, run INTEGER NOT NULL REFERENCES"
-            " runs(id) ON DELETE CASCADE, kernel TEXT NOT NULL, experiment TEXT, params"
-            " TEXT, status TEXT NOT NULL DEFAULT 'running', reason TEXT, started_wall_ns"
-            " INTEGER NOT NULL, ended_wall_ns INTEGER);"
-            "CREATE TABLE cell_facts (cell INTEGER NOT NULL, key TEXT NOT NULL, value TEXT"
-            " NOT NULL, PRIMARY KEY (cell, key));"
-            "CREATE TABLE samples (id INTEGER PRIMARY KEY, cell INTEGER NOT NULL, rep"
-            " INTEGER NOT NULL, test TEXT NOT NULL, bytes INTEGER NOT NULL, real_ns INTEGER"
-            " NOT NULL, user_ns INTEGER NOT NULL, sys_ns INTEGER NOT NULL, guest_begin_ns"
-            " INTEGER, guest_end_ns INTEGER, host_begin_ns INTEGER, host_end_ns INTEGER,"
-            " extra TEXT);"
-            "CREATE TABLE records (id INTEGER PRIMARY KEY, cell INTEGER NOT NULL, host_ns"
-            " INTEGER NOT NULL, line TEXT NOT NULL);"
-            "INSERT INTO runs VALUES (1, 'lab run', 'seqread', 'fast', 'ok', 1, 2, 7, 8);"
-            "INSERT INTO cells VALUES (1, 1, '6.1-lab', 'seqread', NULL, 'ok', NULL, 1, 2);",
-            NULL, NULL, NULL),
-        SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, schema_2_sql, NULL, NULL, NULL), SQLITE_OK);
     char pragma[64];
     snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d", version);
     assert_int_equal(sqlite3_exec(db, pragma, NULL, NULL, NULL), SQLITE_OK);
@@ -496,6 +495,49 @@ static void test_migrate_phases(void **state)
     }
 }
 
+/* A file another branch of the lab took part of the way: version 3 by its
+ * number, with version 5's bundle columns and index already. It opens,
+ * keeps its rows and what is in those columns, and ends at this version. */
+static void test_migrate_mixed(void **state)
+{
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, schema_2_sql, NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(
+        sqlite3_exec(db,
+                     "ALTER TABLE cells ADD COLUMN cell_key TEXT;"
+                     "ALTER TABLE cells ADD COLUMN attempt INTEGER;"
+                     "ALTER TABLE cells ADD COLUMN host TEXT;"
+                     "CREATE UNIQUE INDEX cells_key_attempt ON cells(cell_key, attempt);"
+                     "UPDATE cells SET cell_key = 'run-1-cell-0', attempt = 2, host = 'h2';"
+                     "PRAGMA user_version = 3;",
+                     NULL, NULL, NULL),
+        SQLITE_OK);
+    sqlite3_close(db);
+
+    struct lab_store *st;
+    assert_int_equal(lab_store_open(path, &st), 0);
+    struct cells cs = {0};
+    assert_int_equal(lab_store_foreach_cell(st, 1, collect_cell, &cs), 0);
+    assert_int_equal(cs.n, 1);
+    lab_store_close(st);
+
+    sqlite3_stmt *s;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(
+        sqlite3_prepare_v2(db,
+                           "SELECT cell_key || '/' || attempt || '/' || host || '/' ||"
+                           " (SELECT user_version FROM pragma_user_version) FROM cells",
+                           -1, &s, NULL),
+        SQLITE_OK);
+    assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+    char want[64];
+    snprintf(want, sizeof want, "run-1-cell-0/2/h2/%d", LAB_STORE_SCHEMA_VERSION);
+    assert_string_equal((const char *)sqlite3_column_text(s, 0), want);
+    sqlite3_finalize(s);
+    sqlite3_close(db);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -505,6 +547,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_full_store, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_run_minus_one, setup, teardown),
         cmocka_unit_test_setup_teardown(test_migrate_phases, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_migrate_mixed, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
