@@ -7,8 +7,9 @@
 # class and its boots `lab cell` jobs queued behind it with afterok (the
 # partition is held DOWN until the first build and its two boots are seen
 # pending, so squeue shows them), and the verdict must be the local one.
-# Then a repo whose commits do not build: the build job fails, the
-# endpoint is a build failure, and the boots queued behind it never run.
+# Then Ctrl-C while a cell runs in Slurm: exit 130, stored as interrupted,
+# no job left. Last a repo whose commits do not build: the build job fails,
+# the endpoint is a build failure, and the boots queued behind it never run.
 #   usage: bisect-slurm.sh BUILD   ($LAB_BISECT_REPO as for tests/slow)
 . "$(dirname "$0")/../boot/lib.sh"
 . "$(dirname "$0")/slurm-lib.sh"
@@ -88,6 +89,39 @@ check "each step's n equals its stored samples minus one warm-up per cell" \
         (select count(*) - count(distinct c.cell) from bisect_step_cells c
          join samples x on x.cell = c.cell where c.step = s.id)")" -eq 0
 check "the spool is gone" test ! -e "${LAB_HOME:-/var/cache/lab}/spool/$labpid"
+
+# Ctrl-C while a boot's cell runs in Slurm (its kernels are built by now):
+# the lab cancels its jobs, the step gives no verdict, the bisection and its
+# run end interrupted with exit 130, and nothing of it is left in Slurm.
+"$lab" bisect --engine slurm "${args[@]}" >"$tmp/int.out" 2>"$tmp/int.err" &
+labpid=$!
+for _ in $(seq 600); do
+    squeue -h -o '%j|%T' | grep -q "^lab-$labpid-cell|RUNNING" && break
+    kill -0 $labpid 2>/dev/null || break
+    sleep 0.2
+done
+sleep 3
+kill -INT $labpid
+wait $labpid
+rc=$?
+tail -3 "$tmp/int.err"
+check "a Slurm bisection interrupted while a cell runs: exit 130 (got $rc)" test $rc -eq 130
+id=$(sql "select max(id) from bisect")
+irun=$(sql "select run from bisect where id = $id")
+check "it is stored as interrupted, its run too" \
+    test "$(sql "select status from bisect where id = $id")/$(sql "select status from runs where id = $irun")" = interrupted/interrupted
+check "no verdict for the interrupted step" \
+    test "$(sql "select count(*) from bisect_steps where bisect = $id")" -eq 0
+check "no cell of its run is left running" \
+    test "$(sql "select count(*) from cells where run = $irun and status = 'running'")" -eq 0
+left=1
+for _ in $(seq 150); do
+    left=$(squeue -h -o '%j' | grep -c "^lab-$labpid-")
+    [ "$left" -eq 0 ] && break
+    sleep 0.2
+done
+check "no job of it is left in Slurm (found $left)" test "$left" -eq 0
+check "its spool is gone" test ! -e "${LAB_HOME:-/var/cache/lab}/spool/$labpid"
 
 # A repo that does not build: the build job fails (a skip, here of the
 # good endpoint, which ends the bisection), and its boots never run.
