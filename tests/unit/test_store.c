@@ -458,14 +458,14 @@ static const char schema_2_sql[] =
  * tables), or one another branch of the lab already took to schema 4 with
  * its own tables: it opens, keeps its rows and gains the table; phases
  * round-trip, NULL for "not measured". */
-static void migrate_phases(int version)
+/* A file with the version-2 tables, then_sql run on it, opened by the
+ * store: its one cell is there. */
+static struct lab_store *open_old_file(const char *then_sql)
 {
     sqlite3 *db;
     assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
     assert_int_equal(sqlite3_exec(db, schema_2_sql, NULL, NULL, NULL), SQLITE_OK);
-    char pragma[64];
-    snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d", version);
-    assert_int_equal(sqlite3_exec(db, pragma, NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, then_sql, NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
 
     struct lab_store *st;
@@ -474,6 +474,14 @@ static void migrate_phases(int version)
     assert_int_equal(lab_store_foreach_cell(st, 1, collect_cell, &cs), 0);
     assert_int_equal(cs.n, 1);
     assert_string_equal(cs.kernel[0], "6.1-lab");
+    return st;
+}
+
+static void migrate_phases(int version)
+{
+    char pragma[64];
+    snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d", version);
+    struct lab_store *st = open_old_file(pragma);
     char got[512] = "";
     assert_int_equal(lab_store_foreach_phase(st, 1, collect_phase, got), 0);
     assert_string_equal(got, ""); /* an old cell: no phases */
@@ -500,28 +508,15 @@ static void test_migrate_phases(void **state)
  * keeps its rows and what is in those columns, and ends at this version. */
 static void test_migrate_mixed(void **state)
 {
+    lab_store_close(
+        open_old_file("ALTER TABLE cells ADD COLUMN cell_key TEXT;"
+                      "ALTER TABLE cells ADD COLUMN attempt INTEGER;"
+                      "ALTER TABLE cells ADD COLUMN host TEXT;"
+                      "CREATE UNIQUE INDEX cells_key_attempt ON cells(cell_key, attempt);"
+                      "UPDATE cells SET cell_key = 'run-1-cell-0', attempt = 2, host = 'h2';"
+                      "PRAGMA user_version = 3;"));
+
     sqlite3 *db;
-    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-    assert_int_equal(sqlite3_exec(db, schema_2_sql, NULL, NULL, NULL), SQLITE_OK);
-    assert_int_equal(
-        sqlite3_exec(db,
-                     "ALTER TABLE cells ADD COLUMN cell_key TEXT;"
-                     "ALTER TABLE cells ADD COLUMN attempt INTEGER;"
-                     "ALTER TABLE cells ADD COLUMN host TEXT;"
-                     "CREATE UNIQUE INDEX cells_key_attempt ON cells(cell_key, attempt);"
-                     "UPDATE cells SET cell_key = 'run-1-cell-0', attempt = 2, host = 'h2';"
-                     "PRAGMA user_version = 3;",
-                     NULL, NULL, NULL),
-        SQLITE_OK);
-    sqlite3_close(db);
-
-    struct lab_store *st;
-    assert_int_equal(lab_store_open(path, &st), 0);
-    struct cells cs = {0};
-    assert_int_equal(lab_store_foreach_cell(st, 1, collect_cell, &cs), 0);
-    assert_int_equal(cs.n, 1);
-    lab_store_close(st);
-
     sqlite3_stmt *s;
     assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
     assert_int_equal(
