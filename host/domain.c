@@ -211,6 +211,9 @@ char *lab_domain_xml(const struct lab_domain_spec *s)
     for (size_t i = 0; i < s->ndisks; i++)
         W(write_disk(w, &s->disks[i]));
     W(write_controllers(w, s));
+    /* Without this libvirt adds a PIIX3 UHCI controller: a PCI function
+     * every kernel enumerates and one with USB built in probes. */
+    W(empty_elem(w, "controller", (const char *[]){"type", "usb", "model", "none", NULL}));
     W(write_channel(w, s));
     W(empty_elem(w, "memballoon", (const char *[]){"model", "none", NULL}));
     W(xmlTextWriterEndElement(w)); /* devices */
