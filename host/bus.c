@@ -5,10 +5,10 @@
 #include <string.h>
 
 static const struct lab_bus buses[] = {
-    {"ide", "ide", "hda", "hdc", NULL, "pc", "PIIX3 IDE on i440FX (ata_piix, or legacy piix)"},
-    {"sata", "sata", "sda", "sdb", NULL, "pc", "AHCI (ich9-ahci; libvirt adds the controller)"},
-    {"scsi", "scsi", "sda", "sdb", "lsilogic", "pc", "LSI53C895A (sym53c8xx)"},
-    {"virtio-scsi", "scsi", "sda", "sdb", "virtio-scsi", "pc", "virtio-scsi (Linux 3.4+)"},
+    {"ide", "ide", "hda", "hdc", NULL, "pc", "PIIX3 IDE on i440FX (ata_piix, or legacy piix)", 1},
+    {"sata", "sata", "sda", "sdb", NULL, "pc", "AHCI (ich9-ahci; libvirt adds the controller)", 1},
+    {"scsi", "scsi", "sda", "sdb", "lsilogic", "pc", "LSI53C895A (sym53c8xx)", 0},
+    {"virtio-scsi", "scsi", "sda", "sdb", "virtio-scsi", "pc", "virtio-scsi (Linux 3.4+)", 1},
 };
 
 const struct lab_bus *lab_bus_find(const char *name)

@@ -10,6 +10,10 @@ struct lab_bus {
     const char *scsi_model;  /* controller model, for SCSI buses */
     const char *machine;     /* QEMU machine type that has the controller */
     const char *description;
+    /* Its controller's interrupt needs no PCI interrupt routing under a
+     * kernel with MSI: PIIX IDE's legacy ISA IRQs 14 and 15, AHCI's MSI,
+     * virtio-scsi's MSI-X. The LSI53C895A has a pin (INTx) only. */
+    int msi_or_isa;
 };
 
 /* NULL, with an error listing the known buses, for an unknown name. */

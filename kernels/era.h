@@ -60,8 +60,8 @@ enum lab_era_feature {
     LAB_FEAT_O_DIRECT_BLKDEV,
     LAB_FEAT_FINIT_MODULE,
     LAB_FEAT_MODULE_COMPRESS,
-    LAB_FEAT_LONG_CMDLINE, /* COMMAND_LINE_SIZE 2048 (256 before) */
-    LAB_FEAT_BLKRA_FILE,   /* BLKRASET sets the file readahead (2.4: BLKFRASET does) */
+    LAB_FEAT_LONG_CMDLINE,  /* COMMAND_LINE_SIZE 2048 (256 before) */
+    LAB_FEAT_BLKRA_FILE,    /* BLKRASET sets the file readahead (2.4: BLKFRASET does) */
     LAB_FEAT_O_DIRECT_EXT3, /* ext3 files open with O_DIRECT can be read and written */
     LAB_FEAT_COUNT
 };
@@ -111,6 +111,9 @@ struct lab_era {
                              where both exist (lab_kernel_choose_drivers) */
     size_t cmdline_max;   /* COMMAND_LINE_SIZE, with the terminating NUL */
     int ra_blkfra;        /* file readahead through BLKFRASET in pages (2.4), not BLKRASET */
+    int pci_msi;          /* the kernel's .config builds MSI (CONFIG_PCI_MSI=y): its virtio,
+                             AHCI and virtio-scsi devices take message interrupts, no PCI
+                             interrupt routing (lab_kernel_choose_drivers; 0 without one) */
     uint64_t features;    /* bit (1 << enum lab_era_feature) per row present */
 };
 

@@ -452,6 +452,7 @@ void lab_kernel_choose_drivers(const struct lab_kernel *k, struct lab_era *era)
     int libata = lab_kconfig_ide_libata(&cfg, era);
     if (libata >= 0)
         era->ide_libata = libata;
+    era->pci_msi = lab_kconfig_state(&cfg, "PCI_MSI") == LAB_KCONFIG_BUILTIN;
     lab_kconfig_free(&cfg);
 }
 

@@ -52,7 +52,8 @@ int lab_user_kernel_set_verified(const char *name, int passed, const char *note)
 
 /* Settles the era's driver choices from the kernel's .config where the lab
  * has one: which IDE stack (libata or drivers/ide) it builds, when its era
- * allows both. Without a .config the era's default stands. */
+ * allows both, and whether it builds MSI. Without a .config the era's
+ * defaults stand (and no MSI is assumed). */
 void lab_kernel_choose_drivers(const struct lab_kernel *k, struct lab_era *era);
 /* The era of a kernel as the lab runs it: lab_era_for its version and
  * arch, then lab_kernel_choose_drivers. -1 with a message. */

@@ -81,6 +81,10 @@ static void print_era(const struct lab_era *era)
     printf("  %-16s %s\n", "device nodes", era->has_devtmpfs ? "devtmpfs" : "mknod by the agent");
     printf("  %-16s %s\n", "ide disk",
            era->ide_libata ? "ata_piix (libata), /dev/sdX" : "drivers/ide piix, /dev/hdX");
+    printf("  %-16s %s\n", "PCI interrupts",
+           era->pci_msi
+               ? "MSI (.config): acpi=noirq on ide, sata, virtio-scsi; ACPI routing on scsi"
+               : "ACPI routing (no MSI in the .config, or no .config)");
     printf("  %-16s %s\n", "modules",
            era->modules_loadable ? "loaded by the agent from the boot image"
                                  : "not loadable by the agent: drivers must be built in");

@@ -104,6 +104,39 @@ static void test_linux_6_1_sata(void **state)
     free(params);
 }
 
+/* acpi=noirq only where no device needs PCI interrupt routing: a kernel
+ * with MSI in its .config, from 3.0, on a bus whose controller takes MSI
+ * or an ISA IRQ; never on the LSI53C895A (INTx only). */
+static void test_pci_irq_routing(void **state)
+{
+    static const struct {
+        const char *version;
+        int pci_msi;
+        const char *bus;
+        int noirq;
+    } cases[] = {
+        {"6.1.170", 1, "ide", 1},  {"6.1.170", 1, "sata", 1}, {"6.12.113", 1, "virtio-scsi", 1},
+        {"6.1.170", 1, "scsi", 0}, {"6.1.170", 0, "sata", 0}, {"2.6.32", 1, "sata", 0},
+    };
+    struct lab_profile profile;
+    struct lab_experiment exp;
+    assert_int_equal(lab_profile_resolve("fast", &profile), 0);
+    assert_int_equal(lab_experiment_parse("t.exp", "test = seqread\n", &exp), 0);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct lab_era era;
+        struct lab_domain_spec ds;
+        assert_int_equal(lab_era_for(cases[i].version, "x86_64", &era), 0);
+        era.pci_msi = cases[i].pci_msi;
+        char *cmdline = lab_cell_domain(&era, lab_bus_find(cases[i].bus), LAB_CHANNEL_VIRTIO_SERIAL,
+                                        &profile, &exp, "qemu", &paths, &ds);
+        if (has_word(cmdline, "acpi=noirq") != cases[i].noirq)
+            fail_msg("%s, pci_msi %d, %s: %s", cases[i].version, cases[i].pci_msi, cases[i].bus,
+                     cmdline);
+        free(cmdline);
+    }
+    lab_experiment_free(&exp);
+}
+
 /* Every shipped experiment, with the words that lengthen a command line
  * (a boot-time scheduler, profile=2), on a kernel at each edge of every era
  * row and each arch and bus it supports: the kernel's command line fits its
@@ -194,8 +227,11 @@ static void test_cmdline_limits(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_linux_2_4),      cmocka_unit_test(test_linux_2_6_0),
-        cmocka_unit_test(test_linux_6_1_sata), cmocka_unit_test(test_cmdline_fits_every_era),
+        cmocka_unit_test(test_linux_2_4),
+        cmocka_unit_test(test_linux_2_6_0),
+        cmocka_unit_test(test_linux_6_1_sata),
+        cmocka_unit_test(test_pci_irq_routing),
+        cmocka_unit_test(test_cmdline_fits_every_era),
         cmocka_unit_test(test_cmdline_limits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
