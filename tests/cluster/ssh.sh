@@ -5,7 +5,8 @@
 # through GNU parallel; h1's libvirtd is killed while its cell runs. That
 # cell must run again on h2, its bundle from h1 refused, and the store
 # hold every cell once, with samples, and h2 as its host; the progress
-# lines show the phases the cells reach on their machines.
+# lines show the phases the cells reach on their machines. Then a cell's
+# QEMU is killed mid-cell, and a machine cannot be reached at all.
 . "$(dirname "$0")/../boot/lib.sh"
 . "$(dirname "$0")/fakehost-lib.sh"
 
@@ -60,6 +61,43 @@ for h in h1 h2; do
     n=$(fakehost_in "$fh" $h virsh -c qemu:///system list --name 2>/dev/null | grep -c '^lab-')
     check "no domain left on $h" test "${n:-0}" -eq 0
 done
+
+# QEMU killed mid-cell (h1's libvirtd started again first): whichever host
+# runs the one cell loses its QEMU; the cell runs again on the other host
+# and is stored once, from there.
+fakehost_in "$fh" h1 libvirtd -d
+for _ in $(seq 100); do
+    fakehost_in "$fh" h1 virsh -c qemu:///system version >/dev/null 2>&1 && break
+    sleep 0.2
+done
+(
+    while [ ! -e "$tmp/ran2" ]; do
+        for h in h1 h2; do
+            d=$(fakehost_in "$fh" $h virsh -c qemu:///system list --name 2>/dev/null | grep -m1 '^lab-')
+            [ -n "$d" ] || continue
+            sleep 2
+            pkill -KILL -f "guest=$d," && echo $h >"$tmp/qkilled"
+            exit
+        done
+        sleep 0.5
+    done
+) &
+killer=$!
+env -u SHELL "$lab" run --engine ssh --hosts "$fh/hosts" --kernels 6.12.113 --boots 1 --reps 1 \
+    --set file_size=8M --no-rt >/dev/null 2>"$tmp/err3"
+rc=$?
+touch "$tmp/ran2"
+wait $killer
+cat "$tmp/err3"
+victim=$(cat "$tmp/qkilled" 2>/dev/null)
+other=h1
+[ "$victim" = h1 ] && other=h2
+run=$(sql "select max(id) from runs")
+check "a cell's QEMU was killed on its host (${victim:-none})" test -n "$victim"
+check "that run exits 0 (got $rc)" test $rc -eq 0
+check "its cell is stored once, ok, from $other" \
+    test "$(sql "select group_concat(host || ':' || status) from cells where run = $run and attempt > 0")" = "$other:ok"
+check "the bundle from $victim was refused, saying why" grep -q "refused: that attempt on $victim failed" "$tmp/err3"
 
 # A machine that cannot be reached: the cell fails saying where it ran and
 # how each attempt ended, from GNU parallel's joblog.
