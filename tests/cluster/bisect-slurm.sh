@@ -91,8 +91,9 @@ check "each step's n equals its stored samples minus one warm-up per cell" \
 check "the spool is gone" test ! -e "${LAB_HOME:-/var/cache/lab}/spool/$labpid"
 
 # Ctrl-C while a boot's cell runs in Slurm (its kernels are built by now):
-# the lab cancels its jobs, the step gives no verdict, the bisection and its
-# run end interrupted with exit 130, and nothing of it is left in Slurm.
+# the lab cancels its jobs, that cell is stored interrupted and gives no
+# step a verdict, the bisection and its run end interrupted with exit 130,
+# and nothing of it is left in Slurm.
 "$lab" bisect --engine slurm "${args[@]}" >"$tmp/int.out" 2>"$tmp/int.err" &
 labpid=$!
 for _ in $(seq 600); do
@@ -100,7 +101,7 @@ for _ in $(seq 600); do
     kill -0 $labpid 2>/dev/null || break
     sleep 0.2
 done
-sleep 3
+sleep 1
 kill -INT $labpid
 wait $labpid
 rc=$?
@@ -110,8 +111,11 @@ id=$(sql "select max(id) from bisect")
 irun=$(sql "select run from bisect where id = $id")
 check "it is stored as interrupted, its run too" \
     test "$(sql "select status from bisect where id = $id")/$(sql "select status from runs where id = $irun")" = interrupted/interrupted
-check "no verdict for the interrupted step" \
-    test "$(sql "select count(*) from bisect_steps where bisect = $id")" -eq 0
+check "the cell it cut short is stored interrupted" \
+    test "$(sql "select count(*) from cells where run = $irun and status = 'interrupted'")" -ge 1
+check "no step has a verdict from a cell that did not end ok" \
+    test "$(sql "select count(*) from bisect_step_cells c join bisect_steps s on s.id = c.step
+        join cells x on x.id = c.cell where s.bisect = $id and x.status != 'ok'")" -eq 0
 check "no cell of its run is left running" \
     test "$(sql "select count(*) from cells where run = $irun and status = 'running'")" -eq 0
 left=1
