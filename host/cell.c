@@ -345,6 +345,17 @@ static void pump(struct cell_run *c, virDomainPtr dom)
                 fail(c, LAB_CELL_FAILED, "kernel panicked: %s (console: %s)", c->panic, c->console);
                 return;
             }
+            /* Not the guest: QEMU itself went (killed, crashed, or it
+             * failed). A guest's reboot or power-off has other reasons. */
+            char why[32];
+            if (lab_vm_stop_reason(dom, why, sizeof why) == 0 &&
+                (strcmp(why, "crashed") == 0 || strcmp(why, "failed") == 0)) {
+                fail(c, LAB_CELL_FAILED,
+                     "QEMU ended before the agent finished: killed or crashed (libvirt: %s; "
+                     "console: %s)",
+                     why, c->console);
+                return;
+            }
             fail(c, LAB_CELL_FAILED, "guest stopped before the agent finished%s (console: %s)",
                  c->console_seen ? ""
                                  : "; the kernel printed nothing: too little guest memory, or "

@@ -1,5 +1,6 @@
 /* The libvirt side of a cell: connection, transient domains, teardown. */
 #include "host/vm.h"
+#include "common/file.h"
 #include "common/msg.h"
 #include "common/proc.h"
 #include "common/str.h"
@@ -146,6 +147,40 @@ int lab_vm_running(virDomainPtr dom)
     if (virDomainGetState(dom, &state, &reason, 0) < 0)
         return 0; /* a transient domain that stopped no longer exists */
     return state == VIR_DOMAIN_RUNNING || state == VIR_DOMAIN_BLOCKED || state == VIR_DOMAIN_PAUSED;
+}
+
+/* Where libvirt keeps a local URI's per-domain QEMU logs (its defaults). */
+static char *qemu_log_dir(void)
+{
+    const char *uri = lab_vm_uri(), *p = strstr(uri, ":///");
+    if (!p || strncmp(uri, "qemu", 4) != 0) /* a host in it: the log is not here */
+        return NULL;
+    if (strncmp(p + 4, "system", 6) == 0)
+        return lab_xstrdup("/var/log/libvirt/qemu");
+    if (strncmp(p + 4, "session", 7) != 0)
+        return NULL;
+    const char *cache = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (cache && *cache)
+        return lab_asprintf("%s/libvirt/qemu/log", cache);
+    return home ? lab_asprintf("%s/.cache/libvirt/qemu/log", home) : NULL;
+}
+
+int lab_vm_stop_reason(virDomainPtr dom, char *out, size_t len)
+{
+    static const char tag[] = "shutting down, reason=";
+    const char *name = dom ? virDomainGetName(dom) : NULL; /* kept client-side */
+    char *dir = qemu_log_dir();
+    char *path = dir && name ? lab_asprintf("%s/%s.log", dir, name) : NULL;
+    char *text = path ? lab_read_text(path, 4 << 20, NULL) : NULL;
+    const char *last = NULL;
+    for (const char *p = text ? strstr(text, tag) : NULL; p; p = strstr(p + 1, tag))
+        last = p + sizeof tag - 1;
+    if (last)
+        snprintf(out, len, "%.*s", (int)strcspn(last, " \n"), last);
+    free(text);
+    free(path);
+    free(dir);
+    return last && *out ? 0 : -1;
 }
 
 int lab_vm_alive(virConnectPtr conn)

@@ -24,6 +24,12 @@ virDomainPtr lab_vm_start(virConnectPtr conn, const char *xml);
 
 /* 1 while the domain runs, 0 once it has stopped. */
 int lab_vm_running(virDomainPtr dom);
+/* Why libvirt ended a stopped domain: the reason of the "shutting down,
+ * reason=R" line it writes last into the domain's QEMU log ("shutdown":
+ * the guest powered off; "crashed": QEMU died or was killed; "destroyed"),
+ * for a local qemu:///system or qemu:///session. 0, or -1 when there is
+ * no such log or line (a remote URI, another log directory). */
+int lab_vm_stop_reason(virDomainPtr dom, char *out, size_t len);
 
 /* Destroys the domain if it still runs, and frees the handle. When the
  * connection is lost (libvirtd died), libvirt can neither destroy it nor
@@ -33,9 +39,6 @@ void lab_vm_teardown(virDomainPtr dom);
 /* 1 while the connection to libvirtd works; 0 once it is lost (libvirtd
  * stopped or died: the next call fails instead of killing us by SIGPIPE). */
 int lab_vm_alive(virConnectPtr conn);
-/* The URI lab_vm_connect opens, for messages. */
-const char *lab_vm_uri(void);
-
 /* The last libvirt error message, for reports. */
 const char *lab_vm_last_error(void);
 

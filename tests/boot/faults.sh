@@ -199,6 +199,24 @@ check "a killed nbdkit is named as the disk server, with its log" \
     grep -q 'the disk server (nbdkit) of disk 0 was killed by signal 9 (log: .*nbdkit0.log)' "$tmp/err"
 check "not blamed on the agent" bash -c "! grep -q 'agent error: read' '$tmp/err'"
 
+# ---- QEMU is killed mid-cell ----
+"$lab" run --kernels $k --boots 1 --reps 3 --set file_size=64M >/dev/null 2>"$tmp/err" &
+pid=$!
+for _ in $(seq 600); do
+    virsh -c qemu:///system list --name 2>/dev/null | grep -q "^lab-$pid-0-" && break
+    sleep 0.2
+done
+sleep 2
+pkill -KILL -f "guest=lab-$pid-0-"
+wait $pid
+rc=$?
+cat "$tmp/err"
+check "a killed QEMU: exit 1 (got $rc)" test $rc -eq 1
+check "a killed QEMU is named, not the guest" \
+    grep -q 'QEMU ended before the agent finished: killed or crashed (libvirt: crashed' "$tmp/err"
+check "a killed QEMU: its cell is stored failed" \
+    test "$(sql "select status from cells where run = (select max(id) from runs)")" = failed
+
 # ---- libvirtd goes away mid-cell ----
 # The lab talks to libvirtd through a private relay; killing the relay is,
 # for the lab, libvirtd stopping, while the shared libvirtd keeps running.

@@ -97,7 +97,8 @@ check "a cell's QEMU was killed on its host (${victim:-none})" test -n "$victim"
 check "that run exits 0 (got $rc)" test $rc -eq 0
 check "its cell is stored once, ok, from $other" \
     test "$(sql "select group_concat(host || ':' || status) from cells where run = $run and attempt > 0")" = "$other:ok"
-check "the bundle from $victim was refused, saying why" grep -q "refused: that attempt on $victim failed" "$tmp/err3"
+check "the bundle from $victim was refused: its QEMU was killed" \
+    grep -q "refused: that attempt on $victim failed: QEMU ended before the agent finished: killed or crashed" "$tmp/err3"
 
 # A machine that cannot be reached: the cell fails saying where it ran and
 # how each attempt ended, from GNU parallel's joblog.
