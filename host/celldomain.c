@@ -71,24 +71,24 @@ static unsigned console_loglevel(void)
     return env && env[0] >= '0' && env[0] <= '8' && !env[1] ? (unsigned)(env[0] - '0') : 4;
 }
 
-/* Only what the kernel itself reads: the agent's parameters are a file in
- * the boot image (lab_cell_agent_params), so the line fits every era's
- * COMMAND_LINE_SIZE (256 bytes before 2.6.24, where longer lines are cut
- * without a word). */
 /* acpi=noirq where no device of the domain needs PCI interrupt routing:
  * a kernel with MSI (era->pci_msi, from its .config; the agent's
  * virtio-serial port takes MSI-X, a UART its ISA IRQ) on a bus whose
  * controller takes MSI or a legacy ISA IRQ. Every INTx device a kernel
  * enables otherwise makes ACPI evaluate QEMU's _PRT for pc, a 128-round
- * AML loop, under TCG 0.12 s: the lab's 6.1 build reached its agent in
- * 1.06 s against 1.15 s with it (README "Fast cells"). The disk's own
- * interrupts are what they were: MSI, or IRQ 14 and 15. From 3.0, where
- * it was checked (6.x); 2.x keeps ACPI's routing. */
+ * AML loop, 0.1 s under TCG: the lab's 6.1 build with MSI reached its
+ * agent in 1.06 s against 1.16 s with it (README "Fast cells"). The
+ * disk's own interrupts are what they were: MSI, or IRQ 14 and 15. From
+ * 3.0, where it was checked (6.x); 2.x keeps ACPI's routing. */
 static int no_pci_irq_routing(const struct lab_era *era, const struct lab_bus *bus)
 {
     return era->pci_msi && bus->msi_or_isa && era->version >= LAB_KV(3, 0, 0);
 }
 
+/* Only what the kernel itself reads: the agent's parameters are a file in
+ * the boot image (lab_cell_agent_params), so the line fits every era's
+ * COMMAND_LINE_SIZE (256 bytes before 2.6.24, where longer lines are cut
+ * without a word). */
 static char *kernel_cmdline(const struct lab_era *era, const struct lab_bus *bus,
                             const struct lab_experiment *exp, const char *virt_type)
 {
