@@ -5,6 +5,13 @@
 here=$(cd "$(dirname "$0")" && pwd)
 k=6.12.113
 small=(--boots 1 --reps 1 --set file_size=16M)
+# Until the first cell of lab PID $1 has its domain running (at most 2 min).
+wait_domain() {
+    for _ in $(seq 600); do
+        virsh -c qemu:///system list --name 2>/dev/null | grep -q "^lab-$1-0-" && return
+        sleep 0.2
+    done
+}
 
 expect() {  # description, wanted exit code, wanted stderr text, lab args...
     local what=$1 want_rc=$2 want_text=$3; shift 3
@@ -162,10 +169,7 @@ marker=$tmp/marker
 touch "$marker"
 "$lab" run --kernels $k "${small[@]}" >/dev/null 2>"$tmp/err" &
 pid=$!
-for _ in $(seq 600); do
-    virsh -c qemu:///system list --name 2>/dev/null | grep -q "^lab-$pid-0-" && break
-    sleep 0.2
-done
+wait_domain $pid
 sleep 1
 kill -KILL $pid
 wait $pid 2>/dev/null
@@ -184,10 +188,7 @@ check "its console log is kept ($log)" test "$log" -nt "$marker"
 # ---- the disk server dies mid-cell ----
 "$lab" run --kernels $k --reps 3 --set file_size=64M >/dev/null 2>"$tmp/err" &
 pid=$!
-for _ in $(seq 600); do
-    virsh -c qemu:///system list --name 2>/dev/null | grep -q "^lab-$pid-0-" && break
-    sleep 0.2
-done
+wait_domain $pid
 sleep 2
 nbd=$(pgrep -P $pid -x nbdkit)
 [ -n "$nbd" ] && kill -KILL $nbd
@@ -202,10 +203,7 @@ check "not blamed on the agent" bash -c "! grep -q 'agent error: read' '$tmp/err
 # ---- QEMU is killed mid-cell ----
 "$lab" run --kernels $k --boots 1 --reps 3 --set file_size=64M >/dev/null 2>"$tmp/err" &
 pid=$!
-for _ in $(seq 600); do
-    virsh -c qemu:///system list --name 2>/dev/null | grep -q "^lab-$pid-0-" && break
-    sleep 0.2
-done
+wait_domain $pid
 sleep 2
 pkill -KILL -f "guest=lab-$pid-0-"
 wait $pid
@@ -227,10 +225,7 @@ sleep 0.5
 LAB_LIBVIRT_URI="qemu+unix:///system?socket=$tmp/libvirt.sock" \
     "$lab" run --kernels $k,6.1.0-47 --reps 3 --set file_size=64M >"$tmp/out" 2>"$tmp/err" &
 pid=$!
-for _ in $(seq 600); do
-    virsh -c qemu:///system list --name 2>/dev/null | grep -q "^lab-$pid-0-" && break
-    sleep 0.2
-done
+wait_domain $pid
 sleep 1
 kill -KILL -- -$proxy
 wait $pid
