@@ -7,12 +7,14 @@
 #define LAB_TEST_BUNDLE_FIXTURE_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "host/bundle.h"
 #include "host/store.h"
 #include "common/file.h"
+#include "common/proc.h"
 #include "common/str.h"
 
 /* The bundle's directory, top/name (malloc'd). */
@@ -53,6 +55,21 @@ static inline char *fixture_bundle(const char *top, const char *name, const char
     free(sealed);
     free(console);
     return b;
+}
+
+/* The number sql's query gives on the store file db, read through the
+ * sqlite3 tool as another process would (9999 when it gives none). */
+static inline unsigned fixture_count(const char *db, const char *sql)
+{
+    char *qdb = lab_shell_quote(db), *qsql = lab_shell_quote(sql);
+    char *cmd = lab_asprintf("sqlite3 %s %s", qdb, qsql);
+    char *out = lab_capture(cmd);
+    unsigned n = out ? (unsigned)strtoul(out, NULL, 10) : 9999;
+    free(out);
+    free(cmd);
+    free(qsql);
+    free(qdb);
+    return n;
 }
 
 #endif

@@ -80,14 +80,21 @@ static void test_job_round_trip(void **state)
 static unsigned count(struct lab_store *st, const char *sql)
 {
     (void)st;
-    char *db = lab_asprintf("%s/main.db", dir);
-    char *cmd = lab_asprintf("sqlite3 %s '%s'", db, sql);
-    char *out = lab_capture(cmd);
-    unsigned n = out ? (unsigned)strtoul(out, NULL, 10) : 9999;
-    free(out);
-    free(cmd);
-    free(db);
-    return n;
+    char db[96];
+    snprintf(db, sizeof db, "%s/main.db", dir);
+    return fixture_count(db, sql);
+}
+
+/* Bundle b imported into a new run of the store db (opened into *st):
+ * the run's id, with r holding the import's result, which must be DONE. */
+static int64_t import_new(const char *db, const char *logs, const char *b, struct lab_store **st,
+                          struct lab_import_result *r)
+{
+    assert_int_equal(lab_store_open(db, st), 0);
+    int64_t run = lab_store_run_begin(*st, "lab run", "seqread", "fast");
+    assert_int_equal(lab_bundle_import(*st, run, logs, b, r), 0);
+    assert_int_equal(r->outcome, LAB_IMPORT_DONE);
+    return run;
 }
 
 static void test_import_once(void **state)
@@ -96,10 +103,7 @@ static void test_import_once(void **state)
     char *logs = lab_asprintf("%s/logs", dir);
     struct lab_store *st;
     struct lab_import_result r;
-    assert_int_equal(lab_store_open(db, &st), 0);
-    int64_t run = lab_store_run_begin(st, "lab run", "seqread", "fast");
-    assert_int_equal(lab_bundle_import(st, run, logs, b, &r), 0);
-    assert_int_equal(r.outcome, LAB_IMPORT_DONE);
+    int64_t run = import_new(db, logs, b, &st, &r);
     assert_int_equal(count(st, "select count(*) from samples"), 3);
     /* Where its time went comes along (lab show --timing). */
     assert_int_equal(count(st, "select count(*) from cell_phases where ns = 25000000 or "
@@ -195,10 +199,7 @@ static void test_cannot_start(void **state)
     assert_string_equal(m.reason, res.reason);
     struct lab_store *st;
     struct lab_import_result r;
-    assert_int_equal(lab_store_open(db, &st), 0);
-    int64_t run = lab_store_run_begin(st, "lab run", "seqread", "fast");
-    assert_int_equal(lab_bundle_import(st, run, logs, b, &r), 0);
-    assert_int_equal(r.outcome, LAB_IMPORT_DONE);
+    import_new(db, logs, b, &st, &r);
     assert_int_equal(count(st, "select count(*) from cells where status = \"failed\" and "
                                "reason like \"cannot start on h1: unknown kernel%\" and "
                                "host = \"h1\""),

@@ -17,7 +17,6 @@
 #include "host/engine.h"
 #include "host/store.h"
 #include "common/file.h"
-#include "common/proc.h"
 #include "common/str.h"
 
 static char dir[64];
@@ -36,12 +35,9 @@ static int teardown(void **state)
 
 static unsigned count(const char *sql)
 {
-    char *cmd = lab_asprintf("sqlite3 %s/main.db '%s'", dir, sql);
-    char *out = lab_capture(cmd);
-    unsigned n = out ? (unsigned)strtoul(out, NULL, 10) : 9999;
-    free(out);
-    free(cmd);
-    return n;
+    char db[96];
+    snprintf(db, sizeof db, "%s/main.db", dir);
+    return fixture_count(db, sql);
 }
 
 struct fixture {

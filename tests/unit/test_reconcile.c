@@ -24,6 +24,7 @@
 #include "common/file.h"
 #include "common/proc.h"
 #include "common/str.h"
+#include "tests/unit/bundle_fixture.h"
 #include "tests/unit/tmphome.h"
 
 static int setup(void **state)
@@ -94,16 +95,6 @@ static void make_partial(const char *dir, const char *console)
     free(live);
 }
 
-static unsigned count(const char *db, const char *sql)
-{
-    char *cmd = lab_asprintf("sqlite3 %s \"%s\"", db, sql);
-    char *out = lab_capture(cmd);
-    unsigned n = out ? (unsigned)strtoul(out, NULL, 10) : 9999;
-    free(out);
-    free(cmd);
-    return n;
-}
-
 static void test_dead_spool_imported(void **state)
 {
     char *db = lab_asprintf("%s/main.db", tmpdir);
@@ -132,24 +123,24 @@ static void test_dead_spool_imported(void **state)
                              "status = 'failed' and reason like 'cannot start on h1:%%' and host "
                              "= 'h1'",
                              keys[0]);
-    assert_int_equal(count(db, sql), 1);
+    assert_int_equal(fixture_count(db, sql), 1);
     free(sql);
     sql = lab_asprintf("select count(*) from cells where cell_key = '%s' and attempt = 1", keys[2]);
-    assert_int_equal(count(db, sql), 1); /* its one complete attempt, once */
+    assert_int_equal(fixture_count(db, sql), 1); /* its one complete attempt, once */
     free(sql);
     sql = lab_asprintf("select count(*) from cells where cell_key = '%s' and attempt = 0", keys[1]);
-    assert_int_equal(count(db, sql), 1); /* the partial one: still its dispatch row */
+    assert_int_equal(fixture_count(db, sql), 1); /* the partial one: still its dispatch row */
     free(sql);
-    assert_int_equal(count(db, "select count(*) from cells where attempt = 0"), 1);
+    assert_int_equal(fixture_count(db, "select count(*) from cells where attempt = 0"), 1);
     assert_false(lab_file_exists(spool)); /* removed */
     char *kept = lab_asprintf("%s/logs/orphans/spool-%ld/%s.1.cell-1-k.console.log", lab_home(),
                               pid, keys[1]);
     assert_true(lab_file_exists(kept));
     free(kept);
     /* Reconciling again changes nothing. */
-    unsigned before = count(db, "select count(*) from cells");
+    unsigned before = fixture_count(db, "select count(*) from cells");
     lab_reconcile(st);
-    assert_int_equal(count(db, "select count(*) from cells"), before);
+    assert_int_equal(fixture_count(db, "select count(*) from cells"), before);
     lab_store_close(st);
     free(a2);
     free(a1);
@@ -187,7 +178,7 @@ static void test_spools_left_alone(void **state)
     assert_true(lab_file_exists(lb));
     assert_true(lab_file_exists(ob));
     assert_true(lab_file_exists(ab));
-    assert_int_equal(count(db, "select count(*) from cells"), 0);
+    assert_int_equal(fixture_count(db, "select count(*) from cells"), 0);
     lab_store_close(st);
     lab_rm_rf(live); /* this process's own spool */
     free(ab);
