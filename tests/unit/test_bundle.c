@@ -18,7 +18,6 @@
 #include "host/bundle.h"
 #include "host/store.h"
 #include "common/file.h"
-#include "common/proc.h"
 #include "common/str.h"
 
 static char dir[64];
