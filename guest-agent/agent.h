@@ -16,7 +16,10 @@
 #define LAB_AGENT_MAX_BS (4u << 20)
 
 /* util.c */
-void con_puts(const char *s);                            /* to the console (fd 2) */
+void con_puts(const char *s); /* to the console (fd 2) */
+/* "lab-agent: phase: WHAT" on the console, as PID 1 only: the host names
+ * what the agent was doing when the kernel oopsed (the last such line). */
+void agent_phase(const char *what);
 long read_file(const char *path, char *buf, size_t cap); /* NUL-terminates; -errno */
 void note(const char *msg); /* console now, log record once the channel is up */
 size_t notes_count(void);
@@ -29,7 +32,9 @@ void report_init(int fd);
 void report_mirror(int on); /* copy records to the console (fd 2); on by default */
 struct agent_line *report_start(const char *type);
 int report_send(void);   /* one write() per record; 0 or -errno */
-void report_hello(void); /* hello v= agent= uname= arch= */
+void report_hello(void); /* hello v= agent= uname= arch= [up_cs=] */
+/* The kernel's clock when /init began (/proc/uptime, centiseconds; 0: not read). */
+extern unsigned long agent_start_uptime_cs;
 void report_drain(void); /* waits until a tty channel has sent everything */
 void report_log(const char *msg);
 void report_error(const char *msg, const char *test, int64_t rep);
@@ -43,6 +48,7 @@ void kprof_report(void); /* after its end record: kprof records */
 void setup_proc(void);
 void setup_mounts(const struct agent_config *c);
 void setup_report(const struct agent_config *c); /* a log record of what this boot decided */
+void calib_report(void);                         /* calib.c: the calibration loop's log record */
 void setup_modules(const char *list_path);
 int setup_channel(const struct agent_config *c, char *why, size_t whycap);
 /* Waits for /dev/<lab.dev>; mounts it read-only on /mnt if `mount` (tests that
@@ -58,6 +64,10 @@ int data_mounted(void); /* the agent mounted the data disk on /mnt */
 /* Unmounts /mnt, BLKFLSBUF on the device, mounts it again with the same
  * flags: drops every cached page, dentry and inode of the data fs. */
 long remount_data(void);
+
+/* ide.c: lab.ide_xfer and lab.ide_dma applied to lab.dev (drivers/ide), then
+ * the transfer mode read back into a `log msg=ide transfer mode` record. */
+void ide_apply(const struct agent_config *c);
 
 /* tune.c: cache dropping, readahead, scheduler and queue tunables. */
 enum drop_scope {
@@ -223,7 +233,7 @@ int blk_open(struct agent_run *r, int direct, uint64_t *size, unsigned *ssz);
 /* The target of devread and randread: /dev/<lab.dev>, dev_read_bytes of it. */
 int blk_target(struct agent_run *r, char *buf, size_t cap);
 
-/* driver.c: the tests, one table, and the loop over sweeps and reps. */
+/* driver.c: the tests, one table (AGENT_TEST), and the loop over sweeps and reps. */
 struct agent_test {
     const char *name;
     int mount;    /* reads files of the data disk: mount it on /mnt */
@@ -242,8 +252,19 @@ struct agent_test {
     /* Its own keys of the `end` record, after the common ones. */
     void (*end_keys)(const struct agent_run *r, struct agent_line *l);
 };
-extern const struct agent_test test_seqread, test_devread, test_randread, test_treeread,
-    test_contest, test_overwrite;
+/* A test registers itself: AGENT_TEST(test_NAME) after its row, in its own
+ * file, puts a pointer to the row in the agent_tests section; driver.c
+ * walks that section (__start_agent_tests .. __stop_agent_tests, which the
+ * linker makes for a section named like a C identifier, and keeps under
+ * --gc-sections because they are referenced). So adding a test touches no
+ * list: not this header, not driver.c, not agent.mk. */
+#define AGENT_TEST(row)                                                                            \
+    __attribute__((used, section("agent_tests"),                                                   \
+                   aligned(sizeof(void *)))) static const struct agent_test *const row##_entry =   \
+        &row
+/* The rows the self-test runs by themselves (selftest.c). */
+extern const struct agent_test test_devread, test_randread, test_treeread, test_contest,
+    test_overwrite;
 /* The test named `name`, or NULL. */
 const struct agent_test *agent_test_find(const char *name);
 /* One run of t: prepare, run_begin, io, run_stop, cleanup, then the `end`
@@ -254,10 +275,12 @@ int agent_run_once(const struct agent_test *t, struct agent_run *r);
  * Returns the runs that ended with `end`. */
 uint64_t agent_run_test(const struct agent_test *t, const struct agent_config *c);
 
-/* seqread.c: opens path read-only, syncs, drops its cached pages (fadvise
- * DONTNEED; its result, -ENOSYS on 2.4, goes to *fadv). Returns the fd or
- * -errno. Also the self-test's. */
-long seqread_open(const char *path, long *fadv);
+/* seqread.c's steps that every whole-file read of the data disk shares
+ * (seqread, reread): lab.file as the target, one lab.bs read of the open
+ * file to its end, and the end record's ra_sectors and bs. */
+int seqread_target(struct agent_run *r, char *buf, size_t cap);
+int seqread_io(struct agent_run *r);
+void seqread_end_keys(const struct agent_run *r, struct agent_line *l);
 
 /* selftest.c: the host self-test (`lab-agent --selftest DIR`, never as PID 1). */
 __attribute__((noreturn)) void selftest_main(int argc, char **argv);

@@ -80,3 +80,39 @@ unsigned agent_config_parse(struct agent_config *c, const char *buf, size_t n)
         c->rw = c->load != AGENT_LOAD_NONE || agent_streq(c->test, "overwrite");
     return c->errors;
 }
+
+static int same_mod_char(char a, char b)
+{
+    return a == b || ((a == '-' || a == '_') && (b == '-' || b == '_'));
+}
+
+long agent_module_params(const char *cmdline, size_t n, const char *mod, char *out, size_t cap)
+{
+    size_t ml = agent_strlen(mod), at = 0;
+    out[0] = 0;
+    for (size_t i = 0; i < n;) {
+        while (i < n && (cmdline[i] == ' ' || cmdline[i] == '\t' || cmdline[i] == '\n'))
+            i++;
+        size_t w = i;
+        while (i < n && cmdline[i] != ' ' && cmdline[i] != '\t' && cmdline[i] != '\n')
+            i++;
+        size_t k = 0;
+        while (k < ml && w + k < i && same_mod_char(cmdline[w + k], mod[k]))
+            k++;
+        if (k != ml || w + k >= i || cmdline[w + k] != '.')
+            continue;
+        size_t len = i - (w + k + 1);
+        if (len == 0)
+            continue;
+        if (at + (at ? 1 : 0) + len + 1 > cap) {
+            out[0] = 0;
+            return -1;
+        }
+        if (at)
+            out[at++] = ' ';
+        for (size_t j = 0; j < len; j++)
+            out[at++] = cmdline[w + k + 1 + j];
+        out[at] = 0;
+    }
+    return (long)at;
+}

@@ -30,7 +30,12 @@ enum agent_chan { AGENT_CHAN_VIRTIO = 0, AGENT_CHAN_TTYS1 = 1 };
 
 /* lab.drop: auto picks the best the kernel has; the others force a method
  * (to compare them, or to try 2.4's path on a new kernel). */
-enum agent_drop { AGENT_DROP_AUTO = 0, AGENT_DROP_FADVISE, AGENT_DROP_REMOUNT };
+enum agent_drop {
+    AGENT_DROP_AUTO = 0,
+    AGENT_DROP_FADVISE,
+    AGENT_DROP_REMOUNT,
+    AGENT_DROP_PROC, /* /proc/sys/vm/drop_caches, nothing else */
+};
 
 struct agent_config {
     char test[AGENT_CFG_NAME_MAX]; /* lab.test    (seqread) */
@@ -74,6 +79,8 @@ struct agent_config {
     int32_t elv_read, elv_write; /* lab.elvtune=R,W (2.4's elevator latencies) */
     int have_elvtune;
     int drop;         /* lab.drop (auto): enum agent_drop, how caches are dropped */
+    int ide_dma;      /* lab.ide_dma (auto): enum agent_ide_dma (idemode.h), hdparm -d */
+    int ide_xfer;     /* lab.ide_xfer (auto): index in agent_ide_xfer_names, hdparm -X */
     uint64_t rep0;    /* not a key: first rep number (the readahead sweep's groups) */
     unsigned given;   /* AGENT_GIVEN_* keys set on the command line */
     unsigned errors;  /* values and keys rejected while parsing */
@@ -98,5 +105,13 @@ void agent_config_defaults(struct agent_config *c);
  * blocks, and without lab.direct uses O_DIRECT; without lab.rw the data disk
  * is mounted read-write only for a load or overwrite. Returns c->errors. */
 unsigned agent_config_parse(struct agent_config *c, const char *buf, size_t n);
+
+/* The kernel command line's parameters for module `mod` ("libata": the
+ * words "libata.dma=0"; '-' and '_' alike in the name), as init_module
+ * takes them ("dma=0", space-separated) in out (cap bytes, NUL-terminated).
+ * A kernel applies such words to built-in code itself; for a module loaded
+ * later it is the loader's job (modprobe reads /proc/cmdline the same way).
+ * Returns the length, or -1 when they do not fit (out then empty). */
+long agent_module_params(const char *cmdline, size_t n, const char *mod, char *out, size_t cap);
 
 #endif

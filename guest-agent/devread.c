@@ -53,3 +53,4 @@ const struct agent_test test_devread = {
     .io = io,
     .end_keys = end_keys,
 };
+AGENT_TEST(test_devread);

@@ -7,15 +7,14 @@
 #include "str.h"
 #include "sys.h"
 
-static const struct agent_test *const tests[] = {
-    &test_seqread, &test_devread, &test_randread, &test_treeread, &test_contest, &test_overwrite,
-};
+/* The table: every AGENT_TEST row of the linked files (agent.h). */
+extern const struct agent_test *const __start_agent_tests[], *const __stop_agent_tests[];
 
 const struct agent_test *agent_test_find(const char *name)
 {
-    for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-        if (agent_streq(name, tests[i]->name))
-            return tests[i];
+    for (const struct agent_test *const *t = __start_agent_tests; t < __stop_agent_tests; t++)
+        if (agent_streq(name, (*t)->name))
+            return *t;
     return NULL;
 }
 
@@ -48,7 +47,7 @@ int agent_run_once(const struct agent_test *t, struct agent_run *r)
 /* A warm-up run's configuration: only the last lab.warmup_size bytes of
  * lab.size (from a 4 KiB boundary, so O_DIRECT and the content check
  * hold). What a warm-up warms, TCG's translation of the read path, does
- * not need the whole file (README "Fast cells"), and ending where a full
+ * not need the whole file (docs/notebook.md, "fast cells"), and ending where a full
  * run ends leaves the era disk's cache as a full warm-up leaves it. A test
  * that does not read lab.size bytes, or a whole-file lab.size of 0, warms
  * up in full. */

@@ -2,6 +2,7 @@
  * compare (see keys.h). */
 #include "keys.h"
 #include "fmt.h"
+#include "idemode.h"
 #include "opts.h"
 #include "str.h"
 
@@ -13,7 +14,7 @@
 #define STR(t, f, d, text) .type = (t), .off = OFF(f), .cap = CAP(f), .def = (d), .help = (text)
 
 static const char *const chan_names[] = {"virtio", "ttyS1", NULL};
-static const char *const drop_names[] = {"auto", "fadvise", "remount", NULL};
+static const char *const drop_names[] = {"auto", "fadvise", "remount", "drop_caches", NULL};
 
 const struct agent_key agent_keys[AGENT_KEY_COUNT] = {
     [AGENT_K_TEST] = {"test", STR(AGENT_KT_NAME, test, "seqread", "the test (driver.c's table)")},
@@ -71,6 +72,12 @@ const struct agent_key agent_keys[AGENT_KEY_COUNT] = {
                     .given = AGENT_GIVEN_RW},
     [AGENT_K_DROP] = {"drop", .type = AGENT_KT_ENUM, .off = OFF(drop), .names = drop_names,
                       .def = "auto", .help = "how caches are dropped"},
+    [AGENT_K_IDE_DMA] = {"ide_dma", .type = AGENT_KT_ENUM, .off = OFF(ide_dma),
+                         .names = agent_ide_dma_names, .def = "auto",
+                         .help = "the data disk's DMA, as hdparm -d (drivers/ide)"},
+    [AGENT_K_IDE_XFER] = {"ide_xfer", .type = AGENT_KT_ENUM, .off = OFF(ide_xfer),
+                          .names = agent_ide_xfer_names, .def = "auto",
+                          .help = "the data disk's transfer mode, as hdparm -X (drivers/ide)"},
 };
 
 const struct agent_key *agent_key_find(const char *k, size_t n)

@@ -1,7 +1,7 @@
 /* The agent's parameters as data: one table of every lab.KEY the agent
  * takes, with its type, range, default and field of struct agent_config
  * (fio's options table). The agent's parser (cmdline.c) reads it, and the
- * host generates the parameters it sends from it (host/experiment.c), so
+ * host generates the parameters it sends from it (host/plan/experiment.c), so
  * both sides agree on every key. Pure: built for the guest and the host. */
 #ifndef LAB_AGENT_KEYS_H
 #define LAB_AGENT_KEYS_H
@@ -52,6 +52,8 @@ enum agent_key_id {
     AGENT_K_LOAD_FILE,
     AGENT_K_RW,
     AGENT_K_DROP,
+    AGENT_K_IDE_DMA,
+    AGENT_K_IDE_XFER,
     AGENT_KEY_COUNT
 };
 #define AGENT_KEY(id)  ((uint64_t)1 << (id))

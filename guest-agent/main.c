@@ -22,6 +22,32 @@ static void refuse_unknown(const struct agent_config *c)
     report_error(m, c->test, -1);
 }
 
+unsigned long agent_start_uptime_cs;
+
+/* The kernel's own clock as /init begins: /proc/uptime ("12.34 ..."), which
+ * every era has (2.4: jiffies since the timer started). The hello carries
+ * it; the host dates the kernel's clock from it where the console shows
+ * no printk times (host/cell/timing.h). */
+static void read_start_uptime(void)
+{
+    char up[64];
+    if (read_file("/proc/uptime", up, sizeof(up)) <= 0)
+        return;
+    unsigned long cs = 0;
+    int frac = -1;
+    for (const char *p = up; *p && *p != ' ' && frac < 2; p++) {
+        if (*p == '.')
+            frac = 0;
+        else if (*p >= '0' && *p <= '9') {
+            cs = cs * 10 + (unsigned long)(*p - '0');
+            if (frac >= 0)
+                frac++;
+        } else
+            return;
+    }
+    agent_start_uptime_cs = frac == 2 ? cs : 0;
+}
+
 int agent_main(int argc, char **argv, char **envp)
 {
     struct agent_config cfg;
@@ -38,8 +64,10 @@ int agent_main(int argc, char **argv, char **envp)
     }
 
     con_puts("lab-agent " LAB_AGENT_VERSION " (" LAB_ARCH_NAME ") starting\n");
-    if (is_pid1())
+    if (is_pid1()) {
         setup_proc();
+        read_start_uptime();
+    }
 
     /* The lab's parameters come in the boot image: an old kernel cuts its
      * command line at 256 bytes. lab.* words on the command line still
@@ -75,6 +103,7 @@ int agent_main(int argc, char **argv, char **envp)
     setup_report(&cfg);
     for (size_t i = 0; i < notes_count(); i++)
         report_log(notes_get(i));
+    calib_report();
 
     uint64_t runs = 0;
     const struct agent_test *t = agent_test_find(cfg.test);

@@ -132,3 +132,4 @@ const struct agent_test test_overwrite = {
     .io = io,
     .end_keys = end_keys,
 };
+AGENT_TEST(test_overwrite);

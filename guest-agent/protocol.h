@@ -10,7 +10,8 @@
  * [a-z0-9_]+. Times are nanoseconds, sizes bytes.
  *
  * Records, in the order an agent sends them:
- *   hello  v=1 agent=VERSION uname=RELEASE arch=ARCH   (once, first)
+ *   hello  v=1 agent=VERSION uname=RELEASE arch=ARCH [up_cs=N]  (once, first;
+ *          up_cs: the kernel's /proc/uptime as /init began, in 1/100 s)
  *   log    msg=TEXT                                   (any time)
  *   begin  test=NAME rep=N guest_ns=T                 (one test run starts)
  *   end    test=NAME rep=N guest_ns=T bytes=B real_ns=R user_ns=U sys_ns=S

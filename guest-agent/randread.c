@@ -270,3 +270,4 @@ const struct agent_test test_randread = {
     .cleanup = cleanup,
     .end_keys = end_keys,
 };
+AGENT_TEST(test_randread);

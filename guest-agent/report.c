@@ -108,5 +108,7 @@ void report_hello(void)
     agent_line_str(l, "agent", LAB_AGENT_VERSION);
     agent_line_str(l, "uname", u.release);
     agent_line_str(l, "arch", LAB_ARCH_NAME);
+    if (agent_start_uptime_cs)
+        agent_line_u64(l, "up_cs", agent_start_uptime_cs);
     report_send();
 }

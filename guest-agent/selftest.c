@@ -86,6 +86,18 @@ static void test_clock(void)
     check(t1 >= t0 + 15000000ULL && t1 - t0 < 10000000000ULL, "clock around a 20 ms nanosleep", 0);
 }
 
+/* The test table is the agent_tests section (AGENT_TEST, agent.h): every
+ * row the self-test runs is found by its name, and no unknown name is. */
+static void test_table(void)
+{
+    const struct agent_test *const rows[] = {&test_devread, &test_randread, &test_treeread,
+                                             &test_contest, &test_overwrite};
+    int ok = agent_test_find("seqread") != NULL && agent_test_find("no-such-test") == NULL;
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+        ok = ok && agent_test_find(rows[i]->name) == rows[i];
+    check(ok, "the test table (AGENT_TEST rows)", 0);
+}
+
 static void test_alloc(void)
 {
     unsigned char *p = sys_alloc(ALLOC_SIZE);
@@ -131,8 +143,20 @@ static long write_data(const char *path, uint64_t seed)
     return sys_close((int)fd);
 }
 
+/* Opens path read-only, syncs and drops its cached pages (fadvise DONTNEED;
+ * its result, -ENOSYS on 2.4, goes to *fadv). Returns the fd or -errno. */
+static long open_uncached(const char *path, long *fadv)
+{
+    long fd = sys_open(path, O_RDONLY_ | O_LARGEFILE_, 0);
+    if (fd < 0)
+        return fd;
+    sys_sync();
+    *fadv = sys_fadvise_dontneed((int)fd);
+    return fd;
+}
+
 /* One sequential read of the data file through the engine, verified against
- * seed: the seqread code's open, sync and fadvise, the engine's reads. */
+ * seed: an open, sync and fadvise, then the engine's reads. */
 static void run_seqread(const char *path, uint64_t seed, uint64_t rep, int expect_clean)
 {
     struct agent_config c;
@@ -141,7 +165,7 @@ static void run_seqread(const char *path, uint64_t seed, uint64_t rep, int expec
     c.verify = 1;
     c.seed = seed;
     long fadv = 0;
-    long fd = seqread_open(path, &fadv);
+    long fd = open_uncached(path, &fadv);
     check(fd >= 0, "open data file", fd);
     if (fd < 0)
         return;
@@ -576,6 +600,7 @@ void selftest_main(int argc, char **argv)
 
     data_root_set(dir); /* the loads' and tests' paths are relative to DIR */
     test_clock();
+    test_table();
     test_alloc();
 
     path_in(path, sizeof(path), dir, DATA_NAME);

@@ -84,6 +84,29 @@ void setup_report(const struct agent_config *c)
     report_send();
 }
 
+/* The command line's "MOD.param=value" words for the module at path
+ * (/lib/modules/.../libata.ko -> "libata"), as modprobe would pass them:
+ * boot words such as libata.dma=0 (host/plan/idemode.h) reach a modular
+ * driver only so. */
+static void module_params(const char *path, char *out, size_t cap)
+{
+    static char cmd[1024];
+    char name[64];
+    const char *base = path;
+    for (const char *p = path; *p; p++)
+        if (*p == '/')
+            base = p + 1;
+    size_t n = 0;
+    while (base[n] && base[n] != '.' && n + 1 < sizeof(name)) {
+        name[n] = base[n];
+        n++;
+    }
+    name[n] = 0;
+    long len = read_file("/proc/cmdline", cmd, sizeof(cmd));
+    if (len <= 0 || agent_module_params(cmd, (size_t)len, name, out, cap) < 0)
+        out[0] = 0;
+}
+
 void setup_modules(const char *list_path)
 {
     static char list[8192];
@@ -129,7 +152,9 @@ void setup_modules(const char *list_path)
         if (got != (size_t)size) {
             note_err("short read of module", path, -E_IO);
         } else {
-            long r = sys_init_module(img, (unsigned long)size, "");
+            char params[256];
+            module_params(path, params, sizeof(params));
+            long r = sys_init_module(img, (unsigned long)size, params);
             if (r < 0 && r != -E_EXIST)
                 note_err("init_module", path, r);
         }

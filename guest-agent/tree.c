@@ -123,6 +123,7 @@ const struct agent_test test_treeread = {
     .io = io,
     .end_keys = end_keys,
 };
+AGENT_TEST(test_treeread);
 
 const struct agent_test test_contest = {
     .name = "contest",
@@ -132,3 +133,4 @@ const struct agent_test test_contest = {
     .io = io,
     .end_keys = end_keys,
 };
+AGENT_TEST(test_contest);

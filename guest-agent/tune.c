@@ -59,11 +59,18 @@ const char *drop_caches(const struct agent_config *c, enum drop_scope scope, con
     static const char *reported;
     const char *how = "none";
     long err = 0;
+    agent_phase("cache drop (sync)");
     sys_sync();
     /* Only PID 1 touches the global knob: the self-test must not drop the host's cache. */
-    if (is_pid1() && c->drop == AGENT_DROP_AUTO &&
-        write_text("/proc/sys/vm/drop_caches", "3") == 0) {
+    int proc = is_pid1() && (c->drop == AGENT_DROP_AUTO || c->drop == AGENT_DROP_PROC);
+    if (proc)
+        agent_phase("cache drop (drop_caches)");
+    if (proc && write_text("/proc/sys/vm/drop_caches", "3") == 0) {
         how = "proc";
+    } else if (c->drop == AGENT_DROP_PROC) {
+        report_error("lab.drop=drop_caches: /proc/sys/vm/drop_caches cannot be written "
+                     "(the kernel has it from 2.6.16)",
+                     c->test, -1);
     } else if (scope == DROP_DEVICE) {
         how = "blkflsbuf"; /* blk_open does BLKFLSBUF and fadvise on the device fd */
     } else {
@@ -74,6 +81,7 @@ const char *drop_caches(const struct agent_config *c, enum drop_scope scope, con
                                          (c->drop == AGENT_DROP_AUTO && scope == DROP_TREE));
         if (!remount && path) {
             long worst = 0;
+            agent_phase("cache drop (posix_fadvise)");
             if (scope == DROP_FILE) {
                 worst = fadvise_path(path);
             } else {
@@ -95,6 +103,7 @@ const char *drop_caches(const struct agent_config *c, enum drop_scope scope, con
             }
         }
         if (remount) {
+            agent_phase("cache drop (remount)");
             err = remount_data();
             how = err == 0 ? "remount" : "none";
         }
@@ -331,10 +340,18 @@ static void apply_elvtune(const struct agent_config *c)
 
 void tune_apply(const struct agent_config *c)
 {
-    if (c->sched[0])
+    agent_phase("tunable lab.ide_dma/lab.ide_xfer");
+    ide_apply(c);
+    if (c->sched[0]) {
+        agent_phase("tunable lab.sched");
         apply_sched(c);
-    for (uint64_t i = 0; i < c->sysfs_count; i++)
+    }
+    for (uint64_t i = 0; i < c->sysfs_count; i++) {
+        agent_phase("tunable lab.sysfs");
         apply_sysfs(c, &c->sysfs[i]);
-    if (c->have_elvtune)
+    }
+    if (c->have_elvtune) {
+        agent_phase("tunable lab.elvtune");
         apply_elvtune(c);
+    }
 }

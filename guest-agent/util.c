@@ -8,6 +8,15 @@ void con_puts(const char *s)
     sys_write(2, s, agent_strlen(s));
 }
 
+void agent_phase(const char *what)
+{
+    if (!is_pid1())
+        return;
+    con_puts("lab-agent: phase: ");
+    con_puts(what);
+    con_puts("\n");
+}
+
 long read_file(const char *path, char *buf, size_t cap)
 {
     long fd = sys_open(path, O_RDONLY_, 0);

@@ -1,15 +1,16 @@
 /* The checks of `lab doctor`, one table row each. A check never changes
  * the machine (unlike lab run, it starts no daemon): it looks, and says. */
 #include "host/doctor.h"
-#include "host/rt.h"
+#include "host/cell/rt.h"
 #include "kernels/catalog.h"
-#include "host/cell.h"
+#include "host/cell/cell.h"
 #include "kernels/fetch.h"
-#include "host/nbd.h"
+#include "host/cell/nbd.h"
 #include "common/file.h"
 #include "common/paths.h"
 #include "common/str.h"
-#include "host/vm.h"
+#include "host/cell/vm.h"
+#include "host/plan/profile.h"
 
 #include <dirent.h>
 #include <stdarg.h>
@@ -197,7 +198,7 @@ static void check_nbdkit(struct lab_doctor_result *r)
         return;
     }
     char profile[4096];
-    snprintf(profile, sizeof profile, "%s/pata-2003.profile", LAB_PROFILES_DIR);
+    snprintf(profile, sizeof profile, "%s/pata-2003.profile", lab_profiles_dir());
     cmd = lab_asprintf("nbdkit -U - --filter=%s null size=1M profile=%s --run true "
                        ">/dev/null 2>&1",
                        filter, profile);

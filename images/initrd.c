@@ -102,13 +102,14 @@ out:
 }
 
 /* 1 KiB blocks and 128-byte inodes, features 2.4's ext2 knows; a fixed
- * UUID, hash seed and time so the same inputs give the same bytes. 8 MiB
- * holds the agent and a 2.4 cell's few files with room to spare. */
+ * UUID, hash seed and time so the same inputs give the same bytes.
+ * LAB_INITRD_IMAGE_KIB holds the agent and a 2.4 cell's few files with
+ * room to spare. */
 static int build(const char *tmpdir, const char *img, void *arg)
 {
     const char *cpio = arg;
     char blocks[16];
-    snprintf(blocks, sizeof blocks, "%d", LAB_INITRD_KIB);
+    snprintf(blocks, sizeof blocks, "%d", LAB_INITRD_IMAGE_KIB);
     char *root = lab_asprintf("%s/root", tmpdir), *log = lab_asprintf("%s/mke2fs.log", tmpdir);
     struct lab_e2fs e = {.fs = "ext2",
                          .src = root,
@@ -140,7 +141,10 @@ int lab_ext2_initrd_get(const struct lab_initramfs_spec *spec, char **path_out)
         return -1;
     /* Named after the initramfs, which is already named by its inputs' hash. */
     snprintf(hash, sizeof hash, "%.16s", strrchr(cpio, '-') + 1);
-    int rc = lab_image_cached("initrd", hash, "ext2", build, cpio, path_out);
+    /* The size is in the name: an image of another size is another file. */
+    char kind[32];
+    snprintf(kind, sizeof kind, "initrd-%dk", LAB_INITRD_IMAGE_KIB);
+    int rc = lab_image_cached(kind, hash, "ext2", build, cpio, path_out);
     free(cpio);
     return rc;
 }

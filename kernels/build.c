@@ -1,9 +1,14 @@
 /* The kernel builder; see build.h. */
 #include "kernels/build.h"
+#include "kernels/rules.h"
 
+#include "common/datadir.h"
 #include "common/hash.h"
 #include "kernels/compat.h"
+#include "kernels/compat_strings.h"
 #include "kernels/fragment.h"
+#include "kernels/mirror.h"
+#include "kernels/patch.h"
 #include "kernels/source.h"
 #include "kernels/toolchain.h"
 #include "kernels/user.h"
@@ -25,32 +30,12 @@
 
 const char *lab_build_configs_dir(void)
 {
-    static char *dir;
-    const char *env = getenv("LAB_KERNEL_CONFIGS");
-    if (env && *env)
-        return env;
-    if (!dir) {
-#if defined(LAB_KERNEL_CONFIGS_DIR)
-        dir = lab_xstrdup(LAB_KERNEL_CONFIGS_DIR);
-#elif defined(LAB_EXPERIMENTS_DIR)
-        /* LAB_EXPERIMENTS_DIR is <tree>/lab/experiments */
-        dir = lab_asprintf("%s/../../kernels/configs", LAB_EXPERIMENTS_DIR);
-#else
-        dir = lab_xstrdup("kernels/configs");
-#endif
-    }
-    return dir;
+    return lab_data_dir(LAB_DATA_KERNEL_CONFIGS);
 }
 
 const char *lab_build_fragment_name(lab_kver v)
 {
-    if (v >= LAB_KV_RC(4, 0, 0, 0))
-        return "lab-6.x.config";
-    if (v >= LAB_KV_RC(2, 6, 0, 0))
-        return "lab-2.6.config";
-    if (v >= LAB_KV_RC(2, 4, 0, 0) && v < LAB_KV_RC(2, 5, 0, 0))
-        return "lab-2.4.config";
-    return NULL;
+    return lab_rule_value(LAB_RULE_CONFIG_FRAGMENT, v, NULL);
 }
 
 static int mk_field(const char *mk, const char *key, char *out, size_t len)
@@ -131,14 +116,16 @@ struct job {
     const char *srcdir, *bdir;
     /* What the user registry gets: the cached bzImage, config, System.map. */
     char *extra, *bz, *cfg, *map;
+    char *patch_lines;  /* build_patch_N= and build_patch_N_sha256= lines */
+    char compat_id[24]; /* the era compat layer's rows that applied, hashed: "-" native */
 };
 
 static void job_free(struct job *j)
 {
     lab_build_source_free(&j->src);
-    char *owned[] = {j->cc_full,     j->frag_lab, j->frag_user, j->name,   j->top,
-                     j->cache,       j->log,      j->work,      j->objdir, j->make,
-                     j->config_path, j->extra,    j->bz,        j->cfg,    j->map};
+    char *owned[] = {j->cc_full, j->frag_lab, j->frag_user, j->name,       j->top,         j->cache,
+                     j->log,     j->work,     j->objdir,    j->make,       j->config_path, j->extra,
+                     j->bz,      j->cfg,      j->map,       j->patch_lines};
     for (size_t i = 0; i < sizeof owned / sizeof owned[0]; i++)
         free(owned[i]);
 }
@@ -147,11 +134,14 @@ static void job_free(struct job *j)
  * compiler that cannot build this tree. -2 for a toolchain refusal. */
 static int job_decide(struct job *j)
 {
-    char msg[512];
+    char msg[1024];
     if (lab_build_source_open(j->b, &j->src) < 0)
         return -1;
-    if (lab_makefile_version(j->src.makefile, j->version, sizeof j->version) < 0 ||
-        lab_kver_parse(j->version, &j->kv) < 0)
+    if (j->b->version)
+        snprintf(j->version, sizeof j->version, "%s", j->b->version);
+    else if (lab_makefile_version(j->src.makefile, j->version, sizeof j->version) < 0)
+        j->version[0] = '\0';
+    if (!j->version[0] || lab_kver_parse(j->version, &j->kv) < 0)
         return lab_error("cannot read the kernel version from %s's Makefile", j->src.path);
     if (lab_compiler_probe(j->cc, j->b->wrap, &j->comp, &j->cc_full) < 0)
         return -1;
@@ -192,6 +182,40 @@ static int job_fragments(struct job *j)
     return 0;
 }
 
+/* Each patch's bytes (sha256, in order) into the key, and a line each for
+ * kernel.conf; the compat layer's id (its rows for this tree, hashed). */
+static int job_patches_key(struct job *j, struct lab_hash *h)
+{
+    snprintf(j->compat_id, sizeof j->compat_id, "-");
+    if (j->era) {
+        char *d = lab_compat_describe(j->kv, j->carch), hex[LAB_HASH_HEX_LEN + 1];
+        struct lab_hash ch;
+        if (lab_hash_init(&ch) == 0) {
+            lab_hash_str(&ch, d);
+            if (lab_hash_final(&ch, hex) == 0)
+                snprintf(j->compat_id, sizeof j->compat_id, "compat-%.12s", hex);
+        }
+        free(d);
+    }
+    j->patch_lines = lab_xstrdup("");
+    if (j->b->npatches == 0 && !j->b->check_version)
+        return 0; /* the key of a plain build stays what it always was */
+    lab_hash_u64(h, j->b->npatches);
+    for (size_t i = 0; i < j->b->npatches; i++) {
+        char hex[LAB_HASH_HEX_LEN + 1];
+        if (lab_mirror_file_sha256(j->b->patches[i], hex) < 0)
+            return -1;
+        lab_hash_str(h, hex);
+        char *more = lab_asprintf("%sbuild_patch_%zu=%s\nbuild_patch_%zu_sha256=%s\n",
+                                  j->patch_lines, i + 1, j->b->patches[i], i + 1, hex);
+        free(j->patch_lines);
+        j->patch_lines = more;
+    }
+    if (j->b->check_version)
+        lab_hash_str(h, j->version);
+    return 0;
+}
+
 /* The cache key: the tree, the arch, both fragments, the compiler's full
  * version, the wrap prefix and, for era trees, every compat fixup. */
 static int job_key(struct job *j)
@@ -212,6 +236,10 @@ static int job_key(struct job *j)
         lab_hash_str(&h, d);
         free(d);
     }
+    if (job_patches_key(j, &h) < 0) {
+        lab_hash_abort(&h);
+        return -1;
+    }
     if (lab_hash_final(&h, j->hex) < 0)
         return -1;
     j->name = j->b->name ? lab_xstrdup(j->b->name) : lab_asprintf("build-%.12s", j->hex);
@@ -219,9 +247,12 @@ static int job_key(struct job *j)
         return lab_error("%s", msg);
     j->top = lab_asprintf("%s/kernels/build", lab_home());
     j->cache = lab_asprintf("%s/%.*s", j->top, LAB_HASH_SHORT, j->hex);
-    j->extra = lab_asprintf("build_hash=%s\nbuild_src=%s%s%s\nbuild_cc=%s\nbuild_wrap=%s\n", j->hex,
-                            j->src.path, j->src.ref ? ":" : "", j->src.ref ? j->src.ref : "",
-                            j->comp.text, j->b->wrap ? j->b->wrap : "");
+    j->extra =
+        lab_asprintf("build_hash=%s\nbuild_src=%s%s%s\nbuild_cc=%s\nbuild_wrap=%s\n"
+                     "build_version=%s\nbuild_compat=%s\n%s%s",
+                     j->hex, j->src.path, j->src.ref ? ":" : "", j->src.ref ? j->src.ref : "",
+                     j->comp.text, j->b->wrap ? j->b->wrap : "", j->version, j->compat_id,
+                     j->patch_lines ? j->patch_lines : "", j->b->extra ? j->b->extra : "");
     j->bz = lab_asprintf("%s/bzImage", j->cache);
     j->cfg = lab_asprintf("%s/config", j->cache);
     j->map = lab_asprintf("%s/System.map", j->cache);
@@ -252,13 +283,36 @@ static int job_register(struct job *j, int keep_registered_build)
     return lab_user_kernel_add(&us);
 }
 
+/* The series on the lab's copy, dry run first; with check_version the
+ * patched Makefile must name the version the build was decided for. */
+static int job_apply_patches(struct job *j)
+{
+    if (j->b->npatches == 0)
+        return 0;
+    if (lab_patch_apply_series(j->work, j->b->patches, j->b->npatches, j->log) < 0)
+        return -1;
+    if (!j->b->check_version)
+        return 0;
+    char *mk = lab_asprintf("%s/Makefile", j->work), got[64] = "";
+    size_t len;
+    char *text = lab_read_file(mk, &len);
+    free(mk);
+    if (text)
+        lab_makefile_version(text, got, sizeof got);
+    free(text);
+    if (strcmp(got, j->version) != 0)
+        return lab_error("the patched tree's Makefile says linux %s, not %s: refused",
+                         got[0] ? got : "(no version)", j->version);
+    return 0;
+}
+
 /* A directory outside an era build is built out of tree (O=); anything
  * else is unpacked into a work tree the compat layer may change. */
 static int job_unpack(struct job *j)
 {
     j->log = lab_asprintf("%s/%.*s.log", j->top, LAB_HASH_SHORT, j->hex);
     unlink(j->log);
-    if (j->src.kind == SRC_DIR && !j->era) {
+    if (j->src.kind == SRC_DIR && !j->era && j->b->npatches == 0) {
         struct lab_hash hd;
         char dh[LAB_HASH_HEX_LEN + 1];
         if (lab_hash_init(&hd) < 0)
@@ -297,6 +351,10 @@ static int job_unpack(struct job *j)
         lab_log_tail(j->log, 5, "");
         return -1;
     }
+    if (job_apply_patches(j) < 0) {
+        lab_rm_rf(j->work); /* refused before building: no tree left behind */
+        return -1;
+    }
     if (j->era) {
         int n = lab_compat_apply_tree(j->work, j->kv, j->carch, j->log);
         if (n < 0)
@@ -333,6 +391,14 @@ static void job_make_command(struct job *j)
     free(ccv);
     lab_compat_vars_free(&cv);
     setenv("LC_ALL", "C", 1); /* ASCII diagnostics, parsed by the compat layer */
+    /* A lab started from make (make check) inherits its MAKEFLAGS, which
+     * carry --no-print-directory and the outer jobserver: the kernel's make
+     * would then print no "Entering directory" lines, and the compat layer
+     * could not find the files its diagnostics name. */
+    unsetenv("MAKEFLAGS");
+    unsetenv("MFLAGS");
+    unsetenv("MAKELEVEL");
+    unsetenv("MAKEOVERRIDES");
     if (!getenv("CCACHE_DIR")) {
         char *cd = lab_asprintf("%s/kernels/ccache", lab_home());
         lab_mkdir_p(cd, 0755);
@@ -362,9 +428,11 @@ static int job_merge_fragments(struct job *j, const char *base_target)
     char *base = base_target ? lab_read_file(j->config_path, &cl) : lab_xstrdup("");
     if (!base)
         return -1;
-    char *merged =
+    char *all =
         lab_asprintf("%s\n# lab fragment %s\n%s\n# user fragment\n%s\n", base,
                      j->fname ? j->fname : "-", j->frag_lab, j->frag_user ? j->frag_user : "");
+    char *merged = lab_config_last_wins(all);
+    free(all);
     int rc = lab_write_file(j->config_path, merged, strlen(merged));
     free(base);
     free(merged);
@@ -383,16 +451,16 @@ static int job_configure(struct job *j)
     int kconfig = ktext != NULL, has_allno = ktext && strstr(ktext, "allnoconfig");
     free(kmk);
     free(ktext);
-    const char *base_target = j->kv >= LAB_KV_RC(3, 17, 0, 0) ? "tinyconfig"
-                              : has_allno                     ? "allnoconfig"
-                                                              : NULL;
+    const char *base_target =
+        lab_rule_value(LAB_RULE_KCONFIG_BASE, j->kv, has_allno ? "allnoconfig" : NULL);
     fprintf(stderr, "lab: configuring linux %s (%s + %s%s%s)\n", j->version,
             base_target ? base_target : "an empty .config", j->fname ? j->fname : "",
             j->b->fragment ? " + " : "", j->b->fragment ? j->b->fragment : "");
     int bad = base_target && job_make(j, base_target) != 0;
     bad = bad || job_merge_fragments(j, base_target) < 0;
-    if (!bad && j->kv >= LAB_KV_RC(3, 7, 0, 0)) {
-        bad = job_make(j, "olddefconfig") != 0;
+    const char *update = lab_rule_value(LAB_RULE_KCONFIG_UPDATE, j->kv, NULL);
+    if (!bad && update) {
+        bad = job_make(j, update) != 0;
     } else if (!bad) {
         char *cmd = lab_asprintf("yes '' | %s oldconfig", j->make);
         bad = sh_log(cmd, j->log) != 0;
@@ -414,8 +482,9 @@ static int job_configure(struct job *j)
 }
 
 /* make bzImage; for an era tree, the compat layer fixes the FASTCALL and
- * asmlinkage conflicts gcc reports in the new part of the log and the
- * build goes again (make -k: every conflict of a pass at once). */
+ * asmlinkage conflicts and the multi-line strings gcc reports in the new
+ * part of the log and the build goes again (make -k: every error of a pass
+ * at once). */
 static int job_compile(struct job *j)
 {
     int jobs = j->b->jobs > 0 ? j->b->jobs : nprocs();
@@ -434,7 +503,8 @@ static int job_compile(struct job *j)
             size_t ll;
             char *text = lab_read_file(j->log, &ll);
             if (text && (size_t)off <= ll)
-                fixed = lab_compat_fix_conflicts(j->srcdir, text + off, j->log);
+                fixed = lab_compat_fix_conflicts(j->srcdir, text + off, j->log) +
+                        lab_compat_fix_strings(j->srcdir, text + off, j->log, j->kv, j->carch);
             free(text);
         }
         if (fixed <= 0) {
@@ -444,8 +514,8 @@ static int job_compile(struct job *j)
             break;
         }
         fprintf(stderr,
-                "lab: era compat layer: regparm on %d FASTCALL/asmlinkage definition(s) gcc "
-                "reported as conflicting; building again (pass %d)\n",
+                "lab: era compat layer: %d fix(es) from gcc's errors (FASTCALL/asmlinkage "
+                "definitions, multi-line strings); building again (pass %d)\n",
                 fixed, pass + 1);
     }
     free(target);

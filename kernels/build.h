@@ -27,6 +27,18 @@ struct lab_build_spec {
     const char *arch;     /* NULL: x86_64; "i686" builds ARCH=i386 */
     int jobs;             /* 0: the number of online CPUs */
     int keep;             /* keep the extracted tree of a tarball or git source */
+    /* Patches applied in order to the lab's copy of the tree before
+     * anything builds (kernels/patch.h); their bytes are part of the cache
+     * key and each one's path and sha256 goes into kernel.conf. */
+    const char *const *patches;
+    size_t npatches;
+    /* The version the tree has once patched (a release name: "2.6.12-rc2"
+     * from 2.6.11 and its prepatch): it decides the toolchain before
+     * anything is unpacked, and with check_version the patched Makefile
+     * must say it. NULL: the source's Makefile. */
+    const char *version;
+    int check_version;
+    const char *extra; /* more kernel.conf lines ("key=value\n", provenance); may be NULL */
 };
 
 /* Builds (or finds in the cache) and registers the kernel; *name_out gets

@@ -21,7 +21,7 @@ struct lab_kernel {
     const char *banner;      /* the image's kernel_version string */
     int has_modules;         /* dir/lib/modules/<release> with modules.dep */
     int builtin_drivers;     /* no modules tree: the agent loads nothing, all is built in */
-    /* The IO smoke test (host/smoke.h): "passed", "failed", or NULL when
+    /* The IO smoke test (host/cell/smoke.h): "passed", "failed", or NULL when
      * never run. A lab build that has not passed it is not used by cells:
      * modern compilers miscompile old trees silently. */
     const char *verified;

@@ -19,77 +19,121 @@
 #define R24  LAB_KV_RC(2, 4, 0, 0), LAB_KV_RC(2, 5, 0, 0)
 #define R26  LAB_KV_RC(2, 6, 0, 0), LAB_KV_RC(2, 6, 13, 0)
 #define RALL LAB_KV_RC(2, 4, 0, 0), LAB_KV_RC(2, 6, 13, 0)
-#define I386 LAB_COMPAT_I386
-#define X64  LAB_COMPAT_X86_64
-#define ANY  LAB_COMPAT_ANY
+/* Every era the layer builds with gcc 11/12 (to 5.16, where gcc 12 builds
+ * natively), and the 2.6 trees whose top Makefile and host tools predate
+ * make 3.82 and glibc 2.10. */
+#define RERA    LAB_KV_RC(2, 4, 0, 0), LAB_KV_RC(5, 16, 0, 0)
+#define R26LATE LAB_KV_RC(2, 6, 13, 0), LAB_KV_RC(3, 0, 0, 0)
+#define RI386L  LAB_KV_RC(2, 6, 13, 0), LAB_KV_RC(2, 6, 24, 0) /* arch/i386 after 2.6.12 */
+#define RI386H  LAB_KV_RC(2, 4, 0, 0), LAB_KV_RC(2, 6, 24, 0)  /* include/asm-i386 */
+#define I386    LAB_COMPAT_I386
+#define X64     LAB_COMPAT_X86_64
+#define ANY     LAB_COMPAT_ANY
 
 /* The layer covers 2.4.x and 2.6.0..2.6.12.x on i386: the failure classes
- * of LAB-DESIGN.md were found on 2.4.22, 2.6.9 and 2.6.12-rc2, and every
+ * of docs/era-facts.md were found on 2.4.22, 2.6.9 and 2.6.12-rc2, and every
  * fixup below is a pattern over the class of tree, not a diff of one.
- * gcc 11 and 12 are the compilers measured (LAB-DESIGN.md, and here: the
+ * gcc 11 and 12 are the compilers measured (docs/era-facts.md, and here: the
  * three trees with gcc 12.2 and gcc-11 11.3 on i686); gcc 13+ is unknown. */
 static const struct lab_compat_cover covers[] = {
-    {{R24, I386}, LAB_CC(11, 0), LAB_CC(12, 99), "2.4.x i386 with gcc 11/12"},
+    /* 2.4.16 (a tree from GitHub) gets past the multi-line strings and
+     * stops at `"..." __FUNCTION__` pasting (gcc 3.4+), 38 sites, and
+     * sock->protinfo.af_inet in include/net/inet_ecn.h: not fixed yet. */
+    {{R24, I386},
+     LAB_CC(11, 0),
+     LAB_CC(12, 99),
+     "2.4.x i386 with gcc 11/12; 2.4.20 and 2.4.22 build and boot, a 2.4.16 still fails "
+     "(\"...\" __FUNCTION__ pasting)"},
     {{R26, I386}, LAB_CC(11, 0), LAB_CC(12, 99), "2.6.0..2.6.12.x i386 with gcc 11/12"},
     {{R26, X64}, LAB_CC(11, 0), LAB_CC(12, 99), "2.6.0..2.6.12.x x86_64 with gcc 11/12"},
+    {{LAB_KV_RC(2, 6, 13, 0), LAB_KV_RC(2, 6, 24, 0), I386},
+     LAB_CC(11, 0),
+     LAB_CC(12, 99),
+     "2.6.13..2.6.23.x i386 (arch/i386) with gcc 11/12; 2.6.20 builds, not yet booted"},
+    {{LAB_KV_RC(2, 6, 24, 0), LAB_KV_RC(3, 0, 0, 0), I386},
+     LAB_CC(11, 0),
+     LAB_CC(12, 99),
+     "2.6.24..2.6.39 i386 (arch/x86) with gcc 11/12; 2.6.32.70 builds, not yet booted"},
+};
+
+/* What the layer refuses, and why: every version from 2.4.0 to 5.15.x that
+ * no coverage row takes, on either arch (5.16 on: gcc 12 natively). A
+ * version no row names would be a gap; test_compat.c walks them all. */
+static const struct lab_compat_refusal refusals[] = {
+    {{R24, X64},
+     "2.4 on x86_64 is not covered: the layer's 2.4 rules and fragment are i386 only (build "
+     "with --arch i686)"},
+    {{LAB_KV_RC(2, 5, 0, 0), LAB_KV_RC(2, 6, 0, 0), ANY},
+     "2.5.x is the development series between 2.4 and 2.6: no tree of it was built here, and "
+     "its code is neither 2.4's nor 2.6's"},
+    {{RI386L, X64},
+     "2.6.13..2.6.23.x on x86_64 (arch/x86_64) is not covered: no tree of it was built here "
+     "(i686 is; build with --arch i686)"},
+    {{LAB_KV_RC(2, 6, 24, 0), LAB_KV_RC(3, 0, 0, 0), X64},
+     "2.6.24..2.6.39 on x86_64 is not covered: no x86_64 tree of it was built here (the vdso "
+     "links are untried; i686 is covered: build with --arch i686)"},
+    {{LAB_KV_RC(3, 0, 0, 0), LAB_KV_RC(5, 16, 0, 0), ANY},
+     "3.0..5.15.x is not covered yet: no tree of it was built and booted here with gcc 11/12. "
+     "Known classes still to fix: objtool and the vdso links, dtc's yylloc defined twice, "
+     "defined(@array) in kernel/timeconst.pl (3.x), new binutils relocations"},
 };
 
 static const struct lab_compat_flag flags[] = {
-    {{RALL, I386},
+    {{RERA, I386},
      LAB_COMPAT_CFLAGS,
      "-m32",
      "old i386 Makefiles do not pass -m32; the x86_64 host gcc emits 64-bit code"},
-    {{RALL, ANY},
+    {{RERA, ANY},
      LAB_COMPAT_CFLAGS,
      "-std=gnu89",
      "gcc 5+ defaults to gnu11: old inline and lvalue semantics need gnu89"},
-    {{RALL, ANY},
+    {{RERA, ANY},
      LAB_COMPAT_CFLAGS,
      "-fgnu89-inline",
      "gcc 5+ C99 inline: \"multiple definition of\" every extern inline function"},
-    {{RALL, ANY},
+    {{RERA, ANY},
      LAB_COMPAT_CFLAGS,
      "-fno-strict-aliasing",
      "the era's code type-puns (its Makefiles pass it too; kept for trees that do not)"},
-    {{RALL, ANY},
+    {{RERA, ANY},
      LAB_COMPAT_CFLAGS,
      "-fno-pie",
      "Debian's gcc builds PIE by default; the kernel is not position independent"},
-    {{RALL, ANY}, LAB_COMPAT_CFLAGS, "-no-pie", "the same for links done through $(CC)"},
-    {{RALL, ANY},
+    {{RERA, ANY}, LAB_COMPAT_CFLAGS, "-no-pie", "the same for links done through $(CC)"},
+    {{RERA, ANY},
      LAB_COMPAT_CFLAGS,
      "-fno-stack-protector",
      "Debian's gcc enables -fstack-protector-strong; the kernel has no __stack_chk_fail"},
-    {{RALL, ANY},
+    {{RERA, ANY},
      LAB_COMPAT_CFLAGS,
      "-fcommon",
      "gcc 10+ defaults to -fno-common: tentative definitions in headers collide at link"},
-    {{RALL, ANY},
+    {{RERA, ANY},
      LAB_COMPAT_CFLAGS,
      "-fno-delete-null-pointer-checks",
      "gcc 4.x+ deletes NULL checks after a dereference; the era's code relies on them"},
-    {{RALL, ANY},
+    {{RERA, ANY},
      LAB_COMPAT_CFLAGS,
      "-fwrapv",
      "signed overflow is assumed away by modern gcc (jiffies comparisons)"},
-    {{RALL, ANY},
+    {{RERA, ANY},
      LAB_COMPAT_CFLAGS,
      "-fno-tree-vectorize",
      "gcc 12 vectorizes at -O2 (SSE in the kernel on i686, unaligned stores in old code)"},
     {{R24, ANY},
      LAB_COMPAT_CFLAGS,
      "-fno-builtin",
-     "LAB-DESIGN.md's 2.4 flags; keeps gcc from replacing the kernel's own string functions"},
-    {{RALL, ANY},
+     "docs/era-facts.md's 2.4 flags; keeps gcc from replacing the kernel's own string functions"},
+    {{RERA, ANY},
      LAB_COMPAT_CFLAGS,
      "-Wno-error",
      "some era Makefiles use -Werror; gcc 12 warns about much more than gcc 3"},
-    {{RALL, ANY},
+    {{RERA, ANY},
      LAB_COMPAT_CFLAGS,
      "-fdiagnostics-column-unit=byte",
      "byte columns in diagnostics, for the FASTCALL fix from gcc's own messages"},
-    {{RALL, I386}, LAB_COMPAT_AS, "as --32", "2.4's Makefiles call as directly: 32-bit objects"},
-    {{RALL, I386},
+    {{RERA, I386}, LAB_COMPAT_AS, "as --32", "2.4's Makefiles call as directly: 32-bit objects"},
+    {{RERA, I386},
      LAB_COMPAT_LD,
      "ld -m elf_i386",
      "2.4's Makefiles call ld directly without an emulation: elf_x86_64 by default"},
@@ -113,13 +157,16 @@ static const struct lab_compat_flag flags[] = {
     "include/asm-x86_64/bitops.h include/asm-x86_64/semaphore.h include/asm-x86_64/spinlock.h "    \
     "include/asm-x86_64/rwlock.h include/asm-x86_64/atomic.h include/asm-x86_64/local.h "          \
     "include/asm-x86_64/rwsem.h include/asm-x86_64/signal.h"
+#define COMPILER_GCC4_PATTERN                                                                      \
+    "#if __GNUC__ > 4\n#error no compiler-gcc.h file for this gcc version\n#elif __GNUC__ == 4\n"
+#define COMPILER_GCC4_REPLACE "#if __GNUC__ >= 4 /* lab compat: gcc 5+ as gcc 4 */\n"
 #define GAS_SEG                                                                                    \
     "gas 2.3x+ (Debian 12: 2.40) rejects movl %seg,mem and movl mem,%seg: "                        \
     "\"operand type mismatch for `mov'\""
 
 static const struct lab_compat_fixup fixups[] = {
     {"segreg-asm",
-     {RALL, I386},
+     {RI386H, I386},
      SEG_FILES,
      LAB_COMPAT_ASM_SEGREG,
      NULL,
@@ -128,7 +175,7 @@ static const struct lab_compat_fixup fixups[] = {
      "apm.c: the memory operand becomes a register (\"=m\" -> \"=r\", \"m\" -> \"r\", %N -> %kN)",
      GAS_SEG},
     {"rmw-asm",
-     {RALL, I386},
+     {RI386H, I386},
      RMW_FILES,
      LAB_COMPAT_ASM_RMW,
      NULL,
@@ -175,8 +222,8 @@ static const struct lab_compat_fixup fixups[] = {
      {R26, ANY},
      "include/linux/compiler.h",
      LAB_COMPAT_REGEX,
-     "#if __GNUC__ > 4\n#error no compiler-gcc.h file for this gcc version\n#elif __GNUC__ == 4\n",
-     "#if __GNUC__ >= 4 /* lab compat: gcc 5+ as gcc 4 */\n",
+     COMPILER_GCC4_PATTERN,
+     COMPILER_GCC4_REPLACE,
      "any __GNUC__ >= 4 uses compiler-gcc4.h",
      "gcc 5+: \"#error no compiler-gcc.h file for this gcc version\""},
     {"vsyscall-ld-m",
@@ -203,6 +250,24 @@ static const struct lab_compat_fixup fixups[] = {
      "\\1extern struct tss_struct init_tss[NR_CPUS]; /* lab compat: below the struct */\n",
      "the init_tss[] extern moves below struct tss_struct",
      "gcc 4+: \"array type has incomplete element type 'struct tss_struct'\""},
+    {"tss-extern-order-26",
+     {LAB_KV_RC(2, 6, 0, 0), LAB_KV_RC(2, 6, 9, 0), I386},
+     "include/asm-i386/processor.h",
+     LAB_COMPAT_REGEX,
+     "extern struct tss_struct init_tss\\[NR_CPUS\\];\n(.*\nstruct tss_struct \\{[^}]*\\} "
+     "__attribute__\\(\\(packed\\)\\);\n)",
+     "\\1extern struct tss_struct init_tss[NR_CPUS]; /* lab compat: below the struct */\n",
+     "the init_tss[] extern moves below the packed struct tss_struct (2.6.8; gone by 2.6.9)",
+     "gcc 4+: \"array type has incomplete element type 'struct tss_struct'\""},
+    {"block-scope-static-fn",
+     {LAB_KV_RC(2, 6, 0, 0), LAB_KV_RC(2, 6, 9, 0), ANY},
+     "mm/prio_tree.c",
+     LAB_COMPAT_REGEX,
+     "\n(static [a-z_ ]+\\*?[a-z_]+\\([^)]*\\)\n\\{\n)\tstatic (void [a-z_]+\\([^)]*\\));\n",
+     "\nstatic \\2; /* lab compat: at file scope */\n\\1",
+     "a static function declared inside a function body moves to file scope, before that "
+     "function (prio_tree_expand's prio_tree_remove, 2.6.8; gone by 2.6.9)",
+     "gcc 4+: \"invalid storage class for function\""},
     {"irq-stat-lvalue",
      {R24, ANY},
      "include/linux/irq_cpustat.h",
@@ -252,6 +317,16 @@ static const struct lab_compat_fixup fixups[] = {
      "\nchar root_device_name[64];",
      "root_device_name loses its static: include/linux/fs.h declares it extern",
      "gcc 4+: \"static declaration of 'root_device_name' follows non-static declaration\""},
+    {"kconfig-static-menu",
+     {LAB_KV_RC(2, 6, 0, 0), LAB_KV_RC(2, 6, 9, 0), ANY},
+     "scripts/kconfig/mconf.c",
+     LAB_COMPAT_REGEX,
+     "\nstatic struct menu \\*current_menu;",
+     "\n#define current_menu mconf_current_menu /* lab compat */\nstatic struct menu "
+     "*current_menu;",
+     "menuconfig's own current_menu is renamed: lkc.h declares menu.c's extern (2.6.8; "
+     "gone by 2.6.9), and every kconfig target builds mconf",
+     "gcc 4+: \"static declaration of 'current_menu' follows non-static declaration\""},
     {"abs-builtin",
      {R24, ANY},
      "include/linux/kernel.h",
@@ -260,6 +335,88 @@ static const struct lab_compat_fixup fixups[] = {
      "\nextern int abs(int);\n#define abs(x) __builtin_abs(x) /* lab compat */\n",
      "abs() becomes __builtin_abs (2.4 declares it and counts on gcc's builtin)",
      "gcc with -fno-builtin: \"undefined reference to `abs'\" at the vmlinux link"},
+    {"compiler-gcc4-late",
+     {R26LATE, ANY},
+     "include/linux/compiler.h",
+     LAB_COMPAT_REGEX,
+     COMPILER_GCC4_PATTERN,
+     COMPILER_GCC4_REPLACE,
+     "any __GNUC__ >= 4 uses compiler-gcc4.h (the 2.6.13+ trees that still choose by #if)",
+     "gcc 5+: \"#error no compiler-gcc.h file for this gcc version\""},
+    {"compiler-gcc-header",
+     {LAB_KV_RC(2, 6, 13, 0), LAB_KV_RC(4, 2, 0, 0), ANY},
+     "include/linux/compiler-gcc.h",
+     LAB_COMPAT_REGEX,
+     "\n#include gcc_header\\(__GNUC__\\)",
+     "\n#include gcc_header(4) /* lab compat: gcc 5+ as gcc 4 */",
+     "compiler-gcc.h includes compiler-gcc4.h for any gcc (it builds the header's name from "
+     "__GNUC__; 3.18+ has a compiler-gcc5.h, none has gcc 6+)",
+     "gcc 5+ (before 3.18) or gcc 6+ (before 4.2): \"linux/compiler-gcc12.h: No such file or "
+     "directory\""},
+    {"vsyscall-ld-m-late",
+     {RI386L, I386},
+     "arch/i386/kernel/Makefile",
+     LAB_COMPAT_REGEX,
+     "\\$\\(CC\\) -m elf_i386",
+     "$(CC) -Wl,-m,elf_i386",
+     "the vsyscall DSO link passes the emulation through the gcc driver",
+     "gcc 12 takes -m elf_i386 as a machine option: \"unrecognized command-line option\""},
+    {"sumversion-limits",
+     {R26LATE, ANY},
+     "scripts/mod/sumversion.c",
+     LAB_COMPAT_REGEX,
+     "\n#include <string.h>\n",
+     "\n#include <string.h>\n#include <limits.h> /* lab compat: PATH_MAX */\n",
+     "modpost's sumversion.c includes limits.h for PATH_MAX",
+     "glibc 2.x headers no longer bring limits.h in through string.h: \"'PATH_MAX' "
+     "undeclared\""},
+    {"asm-only-callees",
+     {R26LATE, ANY},
+     "kernel/mutex.c",
+     LAB_COMPAT_REGEX,
+     "\nstatic ((void |int )?fastcall noinline)",
+     "\nstatic __attribute__((used)) \\1",
+     "the mutex slow paths, called only from the fast paths' inline asm (\"call \" #fail_fn), "
+     "are marked used",
+     "gcc 4.5+ drops a static function whose only reference is an asm string: \"undefined "
+     "reference to `__mutex_lock_slowpath'\" at the vmlinux link"},
+    {"timeconst-defined-array",
+     {LAB_KV_RC(2, 6, 24, 0), LAB_KV_RC(3, 10, 0, 0), ANY},
+     "kernel/timeconst.pl",
+     LAB_COMPAT_REGEX,
+     "defined\\(@([A-Za-z_][A-Za-z0-9_]*)\\)",
+     "@\\1",
+     "defined(@array) becomes @array (true when the array has elements, as the old defined "
+     "meant for arrays)",
+     "perl 5.22+ (Debian 12: 5.36): \"Can't use 'defined(@array)' (Maybe you should just "
+     "omit the defined()?)\"; kernel/timeconst.h is never made"},
+    {"make-mixed-rules",
+     {R26LATE, ANY},
+     "Makefile",
+     LAB_COMPAT_REGEX,
+     "\n(config |/ )(%config|%/):",
+     "\n\\2:",
+     "the top Makefile's \"config %config:\" and \"/ %/:\" rules lose their plain target "
+     "(make config and make /, never used by the lab); the pattern rule stays",
+     "GNU make 3.82+ (Debian 12: 4.3): \"mixed implicit and normal rules: deprecated syntax\" "
+     "then \"No rule to make target 'allnoconfig'\""},
+    {"unifdef-getline",
+     {R26LATE, ANY},
+     "scripts/unifdef.c",
+     LAB_COMPAT_REGEX,
+     "([^A-Za-z0-9_])getline\\(",
+     "\\1get_line(",
+     "the host tool's static getline() is renamed get_line()",
+     "glibc 2.10+ declares getline() in stdio.h: \"conflicting types for 'getline'\""},
+    {"multiline-strings",
+     {LAB_KV_RC(2, 4, 0, 0), LAB_KV_RC(2, 4, 20, 0), ANY},
+     "(from the build log)",
+     LAB_COMPAT_DIAG,
+     NULL,
+     NULL,
+     "a string literal that runs over a newline (2.4's inline asm, as gcc 3.2 took it) is "
+     "closed and reopened at each line end with the newline as \\n, in each file gcc reports",
+     "gcc 3.3+: \"missing terminating \" character\""},
     {"fastcall-definitions",
      {R24, I386},
      "(from the build log)",
@@ -275,20 +432,20 @@ static const struct lab_compat_fixup fixups[] = {
 /* Verified here: built with the lab's builder and booted under
  * qemu-system-i386 (see kernels/README.md for the command lines). */
 static const struct lab_compat_verified verified[] = {
-    {"2.6.9", "i686", "gcc 12.2",
+    {"2.6.9", "i686", "gcc 12.2", "2026-12-01",
      "built in 65 s (-j2, nice 5, no ccache); boots, reads hda; IO smoke test and seqread pass"},
-    {"2.4.22", "i686", "gcc 12.2",
+    {"2.4.22", "i686", "gcc 12.2", "2026-12-01",
      "built in 58 s (2 passes: 75 FASTCALL/asmlinkage definitions); boots from an ext2 initrd, "
      "reads hda; IO smoke test and seqread pass"},
-    {"2.6.12-rc2", "i686", "gcc 12.2",
+    {"2.6.12-rc2", "i686", "gcc 12.2", "2026-12-01",
      "built in 89 s; boots, reads hda; IO smoke test and seqread pass"},
-    {"2.6.9", "i686", "gcc 11.3", "built in 65 s; IO smoke test passes"},
-    {"2.4.22", "i686", "gcc 11.3", "built in 52 s (2 passes); IO smoke test passes"},
-    {"2.6.12-rc2", "i686", "gcc 11.3", "built in 66 s; IO smoke test passes"},
-    {"2.6.12-rc2", "x86_64", "gcc 12.2",
+    {"2.6.9", "i686", "gcc 11.3", "2026-12-01", "built in 65 s; IO smoke test passes"},
+    {"2.4.22", "i686", "gcc 11.3", "2026-12-01", "built in 52 s (2 passes); IO smoke test passes"},
+    {"2.6.12-rc2", "i686", "gcc 11.3", "2026-12-01", "built in 66 s; IO smoke test passes"},
+    {"2.6.12-rc2", "x86_64", "gcc 12.2", "2026-12-01",
      "built in 91 s; boots on qemu pc-i440fx-7.0 only (pc: \"Cannot find space for the kernel "
      "page tables\"); IO smoke test passes on the lab's pinned machine"},
-    {"2.6.9", "x86_64", "gcc 12.2",
+    {"2.6.9", "x86_64", "gcc 12.2", "2026-12-01",
      "builds; does NOT boot: hangs after \"warning: many lost ticks ... rip default_idle\" "
      "(pc-i440fx-7.0)"},
 };
@@ -300,6 +457,14 @@ size_t lab_compat_cover_count(void)
 const struct lab_compat_cover *lab_compat_cover_at(size_t i)
 {
     return i < lab_compat_cover_count() ? &covers[i] : NULL;
+}
+size_t lab_compat_refusal_count(void)
+{
+    return sizeof refusals / sizeof refusals[0];
+}
+const struct lab_compat_refusal *lab_compat_refusal_at(size_t i)
+{
+    return i < lab_compat_refusal_count() ? &refusals[i] : NULL;
 }
 size_t lab_compat_flag_count(void)
 {
@@ -343,6 +508,14 @@ const struct lab_compat_cover *lab_compat_covers(lab_kver v, unsigned arch)
     for (size_t i = 0; i < lab_compat_cover_count(); i++)
         if (lab_compat_range_has(&covers[i].r, v, arch))
             return &covers[i];
+    return NULL;
+}
+
+const struct lab_compat_refusal *lab_compat_refuses(lab_kver v, unsigned arch)
+{
+    for (size_t i = 0; i < lab_compat_refusal_count(); i++)
+        if (lab_compat_range_has(&refusals[i].r, v, arch))
+            return &refusals[i];
     return NULL;
 }
 
@@ -1051,10 +1224,22 @@ int lab_compat_add_regparm(const char *text, int line, int col, const char *name
     return 1;
 }
 
+int lab_compat_keep_once(char **list, int n, char *s)
+{
+    for (int k = 0; s && k < n; k++)
+        if (strcmp(list[k], s) == 0) {
+            free(s);
+            return n;
+        }
+    if (s)
+        list[n++] = s;
+    return n;
+}
+
 /* Directories make entered ("make[2]: Entering directory '/x/kernel'"): 2.4
  * runs gcc inside each subdirectory, so diagnostics name files relative to
  * one of them. */
-static int entered_dirs(const char *log_text, char **out, int max)
+int lab_compat_entered_dirs(const char *log_text, char **out, int max)
 {
     int n = 0;
     static const char key[] = "Entering directory ";
@@ -1067,14 +1252,7 @@ static int entered_dirs(const char *log_text, char **out, int max)
         size_t len = strcspn(s, "'\n");
         if ((unsigned char)s[len] != '\'' && len >= 3 && (unsigned char)s[len - 3] == 0xe2)
             len -= 3;
-        char *d = strndup(s, len);
-        int dup = 0;
-        for (int k = 0; k < n && !dup; k++)
-            dup = strcmp(out[k], d) == 0;
-        if (dup || !d)
-            free(d);
-        else
-            out[n++] = d;
+        n = lab_compat_keep_once(out, n, strndup(s, len));
     }
     return n;
 }
@@ -1084,7 +1262,7 @@ int lab_compat_fix_conflicts(const char *dir, const char *log_text, const char *
     static struct lab_compat_conflict c[512];
     char *dirs[256];
     int n = lab_compat_find_conflicts(log_text, c, 512), fixed = 0;
-    int nd = entered_dirs(log_text, dirs + 1, 255) + 1;
+    int nd = lab_compat_entered_dirs(log_text, dirs + 1, 255) + 1;
     dirs[0] = lab_xstrdup(dir);
     for (int k = 0; k < n; k++) {
         if (c[k].regparm < 0)

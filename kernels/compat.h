@@ -1,7 +1,8 @@
-/* The era compat layer: what the lab does to build 2.4 and early 2.6 trees
- * with the host's modern gcc and binutils (LAB-DESIGN.md, "Building era
- * kernels with the host's gcc 12"). Three tables:
+/* The era compat layer: what the lab does to build 2.4 and 2.6 trees with
+ * the host's modern gcc and binutils (docs/era-kernels.md). Four tables:
  *  - coverage: which versions and arches the layer covers, with which gcc;
+ *  - refusals: every other version below 5.16 (gcc 12 builds 5.16 on
+ *    natively), by range, with the reason;
  *  - flags: compiler, assembler and linker flags per era, and how each
  *    era's Makefile takes them (CC="gcc FLAGS", AS=, LD=);
  *  - fixups: small source changes by version range, each a pattern-based
@@ -82,6 +83,19 @@ int lab_compat_range_has(const struct lab_compat_range *r, lab_kver v, unsigned 
 /* The coverage row for (v, arch), or NULL: the layer does not cover it. */
 const struct lab_compat_cover *lab_compat_covers(lab_kver v, unsigned arch);
 
+/* The versions the layer refuses, each with the reason. Together with the
+ * coverage rows and the versions gcc 12 builds natively (5.16 on), every
+ * version from 2.4.0 on resolves to one decision (tests/unit/test_compat.c
+ * walks them all). */
+struct lab_compat_refusal {
+    struct lab_compat_range r;
+    const char *reason;
+};
+size_t lab_compat_refusal_count(void);
+const struct lab_compat_refusal *lab_compat_refusal_at(size_t i);
+/* The refusal row for (v, arch), or NULL. */
+const struct lab_compat_refusal *lab_compat_refuses(lab_kver v, unsigned arch);
+
 /* The make variables for an era build: extra CC flags (space-separated),
  * AS and LD (empty when the Makefile's own are right). Each malloc'd. */
 struct lab_compat_vars {
@@ -135,12 +149,20 @@ int lab_compat_add_regparm(const char *text, int line, int col, const char *name
  * under dir (a file is relative to dir, as make printed it). Returns the
  * number of definitions changed. */
 int lab_compat_fix_conflicts(const char *dir, const char *log_text, const char *log);
+/* The directories make entered in a build log ("Entering directory"), up
+ * to max, each malloc'd: 2.4 runs gcc inside each subdirectory, so its
+ * diagnostics name files relative to one of them. Returns how many. */
+int lab_compat_entered_dirs(const char *log_text, char **out, int max);
+/* list[0..n) with s (malloc'd, or NULL) added unless already there (then
+ * s is freed): the new n. The log scans keep each name once so. */
+int lab_compat_keep_once(char **list, int n, char *s);
 
 /* The trees built and booted with this layer (kernels/README.md). */
 struct lab_compat_verified {
     const char *version;
     const char *arch;
     const char *gcc;
+    const char *date;   /* when it was built and booted here: "2026-12-01" */
     const char *result; /* "built 52 s (-j2, niced), booted: hda read" */
 };
 size_t lab_compat_verified_count(void);

@@ -1,12 +1,13 @@
 /* The era table: which kernel version brought (or dropped) each feature the
  * lab depends on, and the decisions derived from it. Every row names its
  * source: the release, the commit subject and, where there is one, the
- * Documentation file. Rows that differ from the starting table in
- * LAB-DESIGN.md say so in their comment. Versions are mainline releases; a
+ * Documentation file. Rows that differ from the lab's starting table
+ * (docs/era-facts.md) say so in their comment. Versions are mainline releases; a
  * feature merged for X is in X-rc1 already, so -rc kernels count as their
  * release. 2.5.x development kernels are placed by the 2.5 release that
  * brought a feature where that is known, else treated as 2.4. */
 #include "kernels/era.h"
+#include "kernels/rules.h"
 
 #include "common/msg.h"
 
@@ -17,7 +18,6 @@
 #define V_ATA_PIIX3 LAB_KV(2, 6, 21)
 #define V_AHCI      LAB_KV(2, 6, 10)
 #define V_VSCSI     LAB_KV(3, 4, 0)
-#define V_CRC32C_G  LAB_KV(3, 15, 0)
 
 static const struct lab_era_row rows[] = {
     {LAB_FEAT_MODULE_LOADER, "in-kernel module loader", LAB_KV(2, 5, 48), 0,
@@ -51,7 +51,7 @@ static const struct lab_era_row rows[] = {
      * 2.6.24 had virtio over lguest only; the PCI transport came in 2.6.25. */
     {LAB_FEAT_VIRTIO_PCI, "virtio-pci", LAB_KV(2, 6, 25), 0,
      "earlier: no virtio device on QEMU's PCI bus; the agent channel is a second 16550 UART "
-     "(ttyS1). (LAB-DESIGN.md said 2.6.24: that release had virtio over lguest only)",
+     "(ttyS1). (the starting table said 2.6.24: that release had virtio over lguest only)",
      "2.6.25: \"virtio: PCI device\" (Anthony Liguori, committed 2008-02-04), "
      "drivers/virtio/virtio_pci.c"},
     {LAB_FEAT_VIRTIO_PORTS, "named virtio-serial ports (multiport)", LAB_KV(2, 6, 35), 0,
@@ -99,7 +99,7 @@ static const struct lab_era_row rows[] = {
     /* Design table: "blk-mq schedulers (mq-deadline, kyber, bfq) 4.12".
      * mq-deadline came one release earlier, with the framework. */
     {LAB_FEAT_BLK_MQ_SCHED, "blk-mq schedulers (mq-deadline)", LAB_KV(4, 11, 0), 0,
-     "earlier: a blk-mq device has no scheduler ('none'). (LAB-DESIGN.md put all three in "
+     "earlier: a blk-mq device has no scheduler ('none'). (the starting table put all three in "
      "4.12: mq-deadline is 4.11)",
      "4.11: \"blk-mq-sched: add framework for MQ capable IO schedulers\" and mq-deadline "
      "(Jens Axboe)"},
@@ -149,7 +149,7 @@ static const struct lab_era_row rows[] = {
      "cut there without a word, so every key past byte 256 is lost",
      "COMMAND_LINE_SIZE 256 read in 2.4.22 arch/i386/kernel/setup.c, 2.6.9 and 2.6.12-rc2 "
      "include/asm-i386/param.h and include/asm-x86_64/setup.h; 2048 in 2.6.24's "
-     "include/asm-x86/setup.h after the i386/x86_64 merge (LAB-DESIGN.md: 256 before 2.6.2x)"},
+     "include/asm-x86/setup.h after the i386/x86_64 merge (docs/era-facts.md: 256 before 2.6.2x)"},
     {LAB_FEAT_BLKRA_FILE, "BLKRASET sets the file readahead", LAB_KV(2, 6, 0), 0,
      "earlier (2.4): BLKRASET sets the block layer's read_ahead[major], at most 255 sectors "
      "(EINVAL above), and file reads follow the drive's max_readahead, set with BLKFRASET in "
@@ -157,7 +157,7 @@ static const struct lab_era_row rows[] = {
      "2.4.22 drivers/block/blkpg.c (BLKRASET: arg > 0xff is -EINVAL), mm/filemap.c "
      "get_max_readahead, drivers/ide/ide-disk.c file_readahead; 2.6.0 mm/readahead.c "
      "(ra_pages from BLKRASET)"},
-    /* Not in LAB_DESIGN's table: found running seed 003's overwrite on the
+    /* Not in the starting table: found running seed 003's overwrite on the
      * lab's 2.4.22 (pread64 EINVAL). Placed at 2.6.0, the first tree read
      * that has it; a later 2.4.x may have had it backported. */
     {LAB_FEAT_O_DIRECT_EXT3, "O_DIRECT on ext3 files", LAB_KV(2, 6, 0), 0,
@@ -185,19 +185,12 @@ const struct lab_era_row *lab_era_row(enum lab_era_feature f)
     return NULL;
 }
 
-/* -rcN of X counts as X: the merge window is over at rc1. */
-static lab_kver as_release(lab_kver v)
-{
-    return v | 0xff;
-}
-
 int lab_kver_has(lab_kver v, enum lab_era_feature f)
 {
     const struct lab_era_row *r = lab_era_row(f);
     if (!r)
         return 0;
-    lab_kver rel = as_release(v);
-    return rel >= r->since && (r->until == 0 || rel < r->until);
+    return lab_kver_in(v, r->since, r->until);
 }
 
 /* Reads a decimal number of at most 5 digits (<= 65535) at *p. */
@@ -293,7 +286,7 @@ int lab_era_for(const char *version, const char *arch, struct lab_era *out)
     if (lab_kver_parse(version, &v) < 0)
         return lab_error("'%s' is not a kernel version (expected e.g. 2.6.32, 2.6.1-rc1, 6.1)",
                          version ? version : "(null)");
-    if (v < LAB_KV_RC(2, 4, 0, 1))
+    if (!lab_rule_for(LAB_RULE_SUPPORTED, NULL, v))
         return lab_error("kernel %s is older than 2.4.0, the oldest the lab's agent supports",
                          version);
     const char *a = norm_arch(arch);
@@ -366,44 +359,13 @@ int lab_era_bus_supported(const struct lab_era *era, const char *bus, char *reas
     return 0;
 }
 
-/* Modules per bus, filesystem and channel, by version range [since, until)
- * (until 0: still). Names as modules.dep spells them ('-' and '_' are the
- * same to lab_modules_resolve); dependencies (libata, scsi_mod, virtio,
- * virtio_ring, jbd2, ...) come from modules.dep. */
-struct mod_row {
-    const char *what; /* a bus, "fs" or "virtio-chan" */
-    lab_kver since, until;
-    const char *mods[4];
-};
-
-static const struct mod_row mod_rows[] = {
-    /* drivers/ide: the chip driver and the disk driver (ide-disk was renamed
-     * ide-gd_mod in 2.6.28, after ata_piix took over here). */
-    {"ide", 0, V_ATA_PIIX3, {"piix", "ide-disk"}},
-    {"ide", V_ATA_PIIX3, 0, {"ata_piix", "sd_mod"}},
-    {"sata", V_AHCI, 0, {"ahci", "sd_mod"}},
-    {"scsi", 0, 0, {"sym53c8xx", "sd_mod"}},
-    {"virtio-scsi", V_VSCSI, 0, {"virtio_pci", "virtio_scsi", "sd_mod"}},
-    /* The data disk is ext2. Modular kernels before 3.15 get the ext2
-     * module. Debian's (all the catalog's modular kernels) build no ext2 and
-     * mount it with ext4 (CONFIG_EXT4_USE_FOR_EXT2); 6.x ext4 asks the
-     * crypto API for crc32c at mount ("Cannot load crc32c driver"), and with
-     * no modprobe in the guest the generic one is loaded first. It is called
-     * crc32c_generic since 3.15 (crypto/crc32c.c renamed crc32c_generic.c,
-     * 2014-02-25, "CRC32C: Add soft module dependency to load other
-     * accelerated crc32c modules", Tim Chen). */
-    {"fs", 0, V_CRC32C_G, {"ext2"}},
-    {"fs", V_CRC32C_G, 0, {"crc32c_generic", "ext4"}},
-    {"virtio-chan", 0, 0, {"virtio_pci", "virtio_console"}},
-};
-
 static size_t add_rows(const struct lab_era *era, const char *what, const char **out, size_t max,
                        size_t n)
 {
-    lab_kver rel = as_release(era->version);
-    for (size_t i = 0; i < sizeof mod_rows / sizeof mod_rows[0]; i++) {
-        const struct mod_row *r = &mod_rows[i];
-        if (strcmp(r->what, what) != 0 || rel < r->since || (r->until && rel >= r->until))
+    for (size_t i = 0; i < lab_rule_count(); i++) {
+        const struct lab_rule_row *r = lab_rule_at(i);
+        if (r->rule != LAB_RULE_MODULES || strcmp(r->key, what) != 0 ||
+            !lab_kver_in(era->version, r->since, r->until))
             continue;
         for (size_t j = 0; j < 4 && r->mods[j]; j++) {
             int dup = 0;
@@ -423,6 +385,10 @@ size_t lab_era_bus_modules(const struct lab_era *era, const char *bus, const cha
 {
     if (!era->modules_loadable || !lab_era_bus_supported(era, bus, NULL, 0))
         return 0;
+    /* IDE's modules follow the stack the kernel drives PIIX with, which its
+     * .config may have chosen (lab_kernel_choose_drivers), not the version. */
+    if (strcmp(bus, "ide") == 0)
+        bus = era->ide_libata ? "ide-libata" : "ide-legacy";
     size_t n = add_rows(era, bus, out, max, 0);
     n = add_rows(era, "fs", out, max, n);
     if (era->channel != LAB_AGENT_CHAN_UART)

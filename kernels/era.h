@@ -130,7 +130,8 @@ int lab_era_bus_supported(const struct lab_era *era, const char *bus, char *reas
 extern const char *const lab_era_buses[]; /* NULL-terminated, in the order above */
 
 /* Modules the boot image needs for a modular kernel, in load order: the bus
- * driver (ide: ata_piix, or piix + ide-disk before libata drove PIIX3; sata:
+ * driver (ide: ata_piix, or piix + ide-disk (ide-gd_mod from 2.6.28) when
+ * the kernel drives PIIX through drivers/ide, era->ide_libata; sata:
  * ahci; scsi: sym53c8xx; virtio-scsi: virtio_pci + virtio_scsi), the disk
  * driver (sd_mod), the data disk's filesystem (ext2; crc32c_generic + ext4
  * from 3.15) and the agent channel (virtio_pci, virtio_console). Each name

@@ -6,6 +6,7 @@
 #include "common/proc.h"
 #include "common/str.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,4 +84,58 @@ void lab_build_check_fragment(const char *fragment, const char *config_path, con
     free(absent);
     free(options);
     free(cfg);
+}
+
+/* The option a .config line assigns: [*name, *name + return) or 0. */
+static size_t assigned_option(const char *l, size_t n, const char **name)
+{
+    static const char unset[] = "# CONFIG_";
+    if (n > 7 && strncmp(l, "CONFIG_", 7) == 0)
+        *name = l;
+    else if (n > sizeof unset - 1 && strncmp(l, unset, sizeof unset - 1) == 0)
+        *name = l + 2;
+    else
+        return 0;
+    size_t k = 0;
+    while (*name + k < l + n && (isalnum((unsigned char)(*name)[k]) || (*name)[k] == '_'))
+        k++;
+    const char *rest = *name + k;
+    if (l[0] == 'C')
+        return rest < l + n && *rest == '=' ? k : 0;
+    return (size_t)(l + n - rest) >= 11 && strncmp(rest, " is not set", 11) == 0 ? k : 0;
+}
+
+/* Whether the option [name, name + k) is assigned again after p. */
+static int assigned_later(const char *p, const char *name, size_t k)
+{
+    for (const char *l = p; *l;) {
+        const char *end = strchr(l, '\n');
+        size_t n = end ? (size_t)(end - l) : strlen(l);
+        const char *other;
+        if (assigned_option(l, n, &other) == k && strncmp(other, name, k) == 0)
+            return 1;
+        l += n + (end ? 1 : 0);
+    }
+    return 0;
+}
+
+char *lab_config_last_wins(const char *text)
+{
+    size_t len = strlen(text), o = 0;
+    char *out = malloc(len + 1);
+    if (!out)
+        abort();
+    for (const char *l = text; *l;) {
+        const char *end = strchr(l, '\n');
+        size_t n = end ? (size_t)(end - l) + 1 : strlen(l);
+        const char *name;
+        size_t k = assigned_option(l, end ? n - 1 : n, &name);
+        if (!k || !assigned_later(l + n, name, k)) {
+            memcpy(out + o, l, n);
+            o += n;
+        }
+        l += n;
+    }
+    out[o] = '\0';
+    return out;
 }

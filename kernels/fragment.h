@@ -8,4 +8,12 @@
  * of releases) are listed in one line. srcdir may be NULL (no lookup). */
 void lab_build_check_fragment(const char *fragment, const char *config_path, const char *srcdir);
 
+/* A .config text with only the last assignment of each option kept
+ * ("CONFIG_X=..." or "# CONFIG_X is not set"); other lines stay in place.
+ * The builder appends the fragments to the base .config, and kconfig
+ * before 2.6.2x keeps the FIRST assignment ("trying to reassign symbol"),
+ * later ones the last: with one assignment each, every era reads the
+ * fragment's. malloc'd. */
+char *lab_config_last_wins(const char *text);
+
 #endif

@@ -1,5 +1,6 @@
 /* .config parsing and the per-bus option tables; see kconfig.h. */
 #include "kernels/kconfig.h"
+#include "kernels/rules.h"
 
 #include "common/file.h"
 #include "common/msg.h"
@@ -326,6 +327,35 @@ int lab_kconfig_ide_libata(const struct lab_kconfig *cfg, const struct lab_era *
     return -1;
 }
 
+int lab_kconfig_ide_dma_at_boot(const struct lab_kconfig *cfg, const struct lab_era *era,
+                                char *reason, size_t len)
+{
+    if (lab_kconfig_ide_libata(cfg, era) != 0)
+        return -1;
+    /* What turns DMA on at boot on the PIIX: the rules table's row. */
+    const struct lab_rule_row *row = lab_rule_for(LAB_RULE_IDE_DMA_OPTIONS, NULL, era->version);
+    if (!row)
+        return -1;
+    int kconfig_read = lab_rule_for(LAB_RULE_IDE_DMA_KCONFIG_READ, NULL, era->version) != NULL;
+    size_t at = 0;
+    if (reason && len)
+        reason[0] = '\0';
+    for (int i = 0; i < 4 && row->mods[i]; i++) {
+        const char *name = row->mods[i];
+        int mentioned = find(cfg, name, strlen(name)) != NULL;
+        if (lab_kconfig_state(cfg, name) == LAB_KCONFIG_BUILTIN)
+            continue;
+        if (!mentioned && !kconfig_read)
+            continue;
+        if (reason && at < len)
+            at += (size_t)snprintf(reason + at, len - at, "%sCONFIG_%s %s", at ? ", " : "", name,
+                                   mentioned ? "is not set" : "is missing");
+        else
+            at = 1;
+    }
+    return at == 0;
+}
+
 int lab_kconfig_bus_ok(const struct lab_kconfig *cfg, const char *bus, const struct lab_era *era,
                        char *reason, size_t len)
 {
@@ -349,11 +379,8 @@ int lab_kconfig_channel_ok(const struct lab_kconfig *cfg, enum lab_agent_channel
                            const struct lab_era *era, char *reason, size_t len)
 {
     if (ch == LAB_AGENT_CHAN_UART)
-        return needs_ok(cfg,
-                        LAB_KV_MAJOR(era->version) == 2 && LAB_KV_MINOR(era->version) < 6
-                            ? "SERIAL"
-                            : "SERIAL_8250",
-                        era, "the agent channel uart", reason, len);
+        return needs_ok(cfg, lab_rule_value(LAB_RULE_UART_OPTION, era->version, "SERIAL_8250"), era,
+                        "the agent channel uart", reason, len);
     return needs_ok(cfg, "VIRTIO_PCI+VIRTIO_CONSOLE", era, "the agent channel virtio", reason, len);
 }
 
@@ -364,13 +391,11 @@ int lab_kconfig_fs_ok(const struct lab_kconfig *cfg, const char *fs, const struc
     char what[64];
     if (!fs || strcmp(fs, "raw") == 0)
         return 1;
-    /* Since 4.3 ("ext3: remove the ext3 driver", Jan Kara) the ext4 driver
-     * mounts ext3 whatever the config says; EXT4_USE_FOR_EXT23 is gone. */
     if (strcmp(fs, "ext2") == 0)
         needs = "EXT2_FS|EXT4_FS+EXT4_USE_FOR_EXT2";
     else if (strcmp(fs, "ext3") == 0)
-        needs = era && era->version >= LAB_KV(4, 3, 0) ? "EXT3_FS|EXT4_FS"
-                                                       : "EXT3_FS|EXT4_FS+EXT4_USE_FOR_EXT23";
+        needs = lab_rule_value(LAB_RULE_EXT3_OPTIONS, era ? era->version : 0,
+                               "EXT3_FS|EXT4_FS+EXT4_USE_FOR_EXT23");
     else if (strcmp(fs, "ext4") == 0)
         needs = "EXT4_FS|EXT4DEV_FS";
     else {

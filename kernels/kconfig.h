@@ -51,6 +51,20 @@ int lab_kconfig_bus_ok(const struct lab_kconfig *cfg, const char *bus, const str
  * allows: 1 libata (ata_piix, sdX), 0 drivers/ide (piix + ide-disk, hdX),
  * -1 neither is built (or loadable). libata wins when both are there. */
 int lab_kconfig_ide_libata(const struct lab_kconfig *cfg, const struct lab_era *era);
+/* Whether a drivers/ide kernel turns DMA on for QEMU's PIIX at boot, by
+ * what its version's PIIX driver needs: 2.4.0-2.4.20 (drivers/ide/piix.c
+ * sets autodma only under CONFIG_PIIX_TUNING) BLK_DEV_IDEDMA_PCI +
+ * IDEDMA_PCI_AUTO + PIIX_TUNING; 2.4.21 on and 2.6 (drivers/ide/pci/piix.c)
+ * BLK_DEV_IDEDMA_PCI + IDEDMA_PCI_AUTO. Without them the disk runs in PIO
+ * until someone sets DMA (hdparm -d1, lab.ide_dma=on). After 2.6.20 (the
+ * last tree checked here) an option the .config does not mention at all is
+ * not held against it (later trees may have dropped it); "is not set" is.
+ * 1 DMA at boot; 0 PIO, with the options that leave it off in reason
+ * ("CONFIG_IDEDMA_PCI_AUTO is not set"); -1 not a drivers/ide kernel (the
+ * era has no drivers/ide or the .config does not build piix). */
+int lab_kconfig_ide_dma_at_boot(const struct lab_kconfig *cfg, const struct lab_era *era,
+                                char *reason, size_t len);
+
 /* The agent channel: a virtio port or console needs VIRTIO_PCI +
  * VIRTIO_CONSOLE, the UART SERIAL_8250 (SERIAL before 2.6). */
 int lab_kconfig_channel_ok(const struct lab_kconfig *cfg, enum lab_agent_channel ch,

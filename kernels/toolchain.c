@@ -21,7 +21,7 @@
  *             'gcc-min-version-5.1', after 5.15-rc1); 8.1 on x86 from 6.15
  *             ("x86/build: Raise the minimum GCC version to 8.1"), all
  *             arches from 6.16.
- *  [design]   LAB-DESIGN.md: gcc 4.4 builds up to 2.6.36, gcc 4.8 from
+ *  [design]   docs/era-facts.md: gcc 4.4 builds up to 2.6.36, gcc 4.8 from
  *             2.6.37 to 5.2 (x86_64 host, a few patches for the oldest).
  *  [syz]      syzkaller pkg/vcs/linux.go linuxGCCPath: v5.16+ the default
  *             compiler, v5.9..v5.15 gcc 10.1,
@@ -32,18 +32,19 @@
  *             which gcc 6+ is unknown to the tree. */
 static const struct lab_toolchain_row rows[] = {
     {LAB_KV(2, 4, 0), LAB_KV(2, 6, 0), LAB_CC(2, 95), LAB_CC(3, 4), "gcc-3.4", "etch",
-     "2.4 Documentation/Changes (gcc 2.95.3); LAB-DESIGN.md (gcc 2.95/3.x for 2.4)"},
+     "2.4 Documentation/Changes (gcc 2.95.3); docs/era-facts.md (gcc 2.95/3.x for 2.4)"},
     {LAB_KV(2, 6, 0), LAB_KV(2, 6, 37), LAB_CC(3, 2), LAB_CC(4, 4), "gcc-4.4", "squeeze",
-     "Documentation/Changes (gcc 2.95.3 in 2.6.0, 3.2 later); LAB-DESIGN.md (gcc 4.4 builds "
+     "Documentation/Changes (gcc 2.95.3 in 2.6.0, 3.2 later); docs/era-facts.md (gcc 4.4 builds "
      "up to 2.6.36)"},
     {LAB_KV(2, 6, 37), LAB_KV(3, 18, 0), LAB_CC(3, 2), LAB_CC(4, 9), "gcc-4.8", "jessie",
-     "LAB-DESIGN.md (gcc 4.8 from 2.6.37 to 5.2); no include/linux/compiler-gcc5.h before 3.18"},
+     "docs/era-facts.md (gcc 4.8 from 2.6.37 to 5.2); no include/linux/compiler-gcc5.h before "
+     "3.18"},
     {LAB_KV(3, 18, 0), LAB_KV(4, 2, 0), LAB_CC(3, 2), LAB_CC(5, 99), "gcc-4.8", "jessie",
-     "LAB-DESIGN.md (gcc 4.8 to 5.2); compiler-gcc5.h from 3.18, gcc 6+ unknown before 4.2"},
+     "docs/era-facts.md (gcc 4.8 to 5.2); compiler-gcc5.h from 3.18, gcc 6+ unknown before 4.2"},
     {LAB_KV(4, 2, 0), LAB_KV(4, 11, 0), LAB_CC(3, 2), LAB_CC(5, 99), "gcc-4.8", "jessie",
-     "syzkaller pkg/vcs/linux.go (gcc 5.5 before v4.11); LAB-DESIGN.md (gcc 4.8 to 5.2)"},
+     "syzkaller pkg/vcs/linux.go (gcc 5.5 before v4.11); docs/era-facts.md (gcc 4.8 to 5.2)"},
     {LAB_KV(4, 11, 0), LAB_KV(4, 12, 0), LAB_CC(3, 2), LAB_CC(7, 99), "gcc-4.8", "jessie",
-     "syzkaller pkg/vcs/linux.go (v4.11: gcc 7.3); LAB-DESIGN.md (gcc 4.8 to 5.2)"},
+     "syzkaller pkg/vcs/linux.go (v4.11: gcc 7.3); docs/era-facts.md (gcc 4.8 to 5.2)"},
     {LAB_KV(4, 12, 0), LAB_KV(4, 19, 0), LAB_CC(3, 2), LAB_CC(8, 99), "gcc-8", "buster",
      "syzkaller pkg/vcs/linux.go (v4.12..v5.8: gcc 8.1)"},
     {LAB_KV(4, 19, 0), LAB_KV(5, 8, 0), LAB_CC(4, 6), LAB_CC(8, 99), "gcc-8", "buster",
@@ -182,8 +183,14 @@ int lab_toolchain_decide(lab_kver v, const char *arch, const struct lab_compiler
 {
     if (lab_toolchain_check(v, cc, user_cc, msg, len))
         return 1;
-    const struct lab_compat_cover *c = lab_compat_covers(v, lab_compat_arch(arch));
+    unsigned a = lab_compat_arch(arch);
+    const struct lab_compat_cover *c = lab_compat_covers(v, a);
     if (c && !cc->is_clang && cc->version >= c->gcc_min && cc->version <= c->gcc_max)
         return 2;
+    /* the layer's own reason, after the compiler table's */
+    const struct lab_compat_refusal *r = lab_compat_refuses(v, a);
+    size_t n = strlen(msg);
+    if (r && n + 1 < len)
+        snprintf(msg + n, len - n, ". The era compat layer: %s", r->reason);
     return 0;
 }

@@ -1,7 +1,7 @@
 /* Which compiler builds which kernel: a table of version ranges with the
  * oldest gcc the kernel accepts (Documentation/Changes,
  * Documentation/process/changes.rst) and the newest gcc known to build it
- * (LAB-DESIGN.md's measured facts, syzkaller's pkg/vcs/linux.go
+ * (docs/era-facts.md, syzkaller's pkg/vcs/linux.go
  * compiler-by-tag table, the compiler-gccN.h headers), and the decision the
  * builder takes before starting: go, or refuse naming the compiler needed
  * and how to point the lab at one (--cc, or --wrap for a chroot/container). */

@@ -1,6 +1,6 @@
 /* lab experiments: the shipped experiment files and what each runs. */
 #include "lab/commands.h"
-#include "host/experiment.h"
+#include "host/plan/experiment.h"
 #include "common/msg.h"
 #include "common/str.h"
 
@@ -32,8 +32,10 @@ int cmd_experiments(int argc, char **argv)
         struct lab_experiment exp;
         char *path = lab_asprintf("%s/%s", lab_experiments_dir(), list[i]->d_name);
         if (lab_experiment_load(path, &exp) == 0) {
-            printf("%-18s %s (test %s, %u runs)\n", exp.name, exp.summary ? exp.summary : "",
-                   exp.test, exp.reps);
+            char *kernels = lab_experiment_kernels(&exp); /* the seed thread's */
+            printf("%-18s %s (test %s, %u runs%s%s)\n", exp.name, exp.summary ? exp.summary : "",
+                   exp.test, exp.reps, kernels ? "; its kernels " : "", kernels ? kernels : "");
+            free(kernels);
             lab_experiment_free(&exp);
         } else {
             rc = 1;

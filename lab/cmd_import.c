@@ -1,8 +1,8 @@
 /* lab import: result bundles into the store, each checked against its
  * manifest and loaded in one transaction, once per (cell key, attempt). */
 #include "lab/commands.h"
-#include "host/bundle.h"
-#include "host/store.h"
+#include "host/run/bundle.h"
+#include "host/store/store.h"
 #include "common/file.h"
 #include "common/msg.h"
 #include "common/paths.h"
@@ -25,7 +25,8 @@ static int run_exists_cb(const struct lab_run_info *r, void *arg)
 
 /* The run a bundle goes into: --run, its own run when this store has it,
  * else a new run recording the import. */
-static int64_t target_run(struct import_ctx *c, const char *dir, const struct lab_bundle_manifest *m)
+static int64_t target_run(struct import_ctx *c, const char *dir,
+                          const struct lab_bundle_manifest *m)
 {
     if (c->run)
         return c->run;
@@ -57,19 +58,19 @@ static int import_one(struct import_ctx *c, const char *dir)
     int64_t before = lab_store_find_import(c->st, m.key, m.attempt, &ok_attempt);
     if (before != 0) { /* no new run for a bundle stored before */
         if (before > 0)
-            printf("%s: cell %s attempt %u: already imported as cell %lld; nothing changed\n",
-                   dir, m.key, m.attempt, (long long)before);
+            printf("%s: cell %s attempt %u: already imported as cell %lld; nothing changed\n", dir,
+                   m.key, m.attempt, (long long)before);
         return before > 0 ? 0 : -1;
     }
     int64_t run = target_run(c, dir, &m);
     char *log_dir = run > 0 ? lab_run_log_dir(lab_store_path(), run) : NULL;
-    int rc = run > 0 ? lab_bundle_import(c->st, run, log_dir, dir, &r) : -1;
+    int rc = run > 0 ? lab_bundle_import(c->st, run, log_dir, dir, NULL, &r) : -1;
     free(log_dir);
     if (rc < 0)
         return -1;
-    printf("%s: cell %s attempt %u (%s on %s, %u sample(s)): %s as cell %lld of run %lld%s\n",
-           dir, r.m.key, r.m.attempt, r.m.status, r.m.host, r.m.samples,
-           outcome_words[r.outcome], (long long)r.cell, (long long)run,
+    printf("%s: cell %s attempt %u (%s on %s, %u sample(s)): %s as cell %lld of run %lld%s\n", dir,
+           r.m.key, r.m.attempt, r.m.status, r.m.host, r.m.samples, outcome_words[r.outcome],
+           (long long)r.cell, (long long)run,
            r.outcome == LAB_IMPORT_DONE ? "" : "; nothing changed");
     if (r.outcome == LAB_IMPORT_SUPERSEDED)
         printf("%s: %s; nothing changed\n", dir, r.why);

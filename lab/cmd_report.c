@@ -1,6 +1,6 @@
 /* lab report RUN [RUN ...] --html DIR: the HTML page of stored runs. */
 #include "lab/commands.h"
-#include "host/html.h"
+#include "host/report/html.h"
 #include "common/msg.h"
 
 #include <stdio.h>

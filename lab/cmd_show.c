@@ -1,12 +1,12 @@
 /* lab runs, lab show: what the result store holds. */
 #include "lab/commands.h"
-#include "host/json.h"
-#include "host/reconcile.h"
-#include "host/report.h"
-#include "host/store.h"
+#include "host/report/formats.h"
+#include "host/run/reconcile.h"
+#include "host/stats/runcontext.h"
+#include "host/store/store.h"
 #include "common/msg.h"
 #include "common/str.h"
-#include "host/timing.h"
+#include "host/cell/timing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +57,10 @@ static int64_t pick_run(struct lab_store *st, const char *arg)
         lab_error("not a run number: '%s' (see `lab runs`)", arg);
         return -1;
     }
+    if (lab_run_exists(st, run) == 0) {
+        lab_error("no run %lld (see `lab runs`)", (long long)run);
+        return -1;
+    }
     return run;
 }
 
@@ -74,12 +78,17 @@ int cmd_show(int argc, char **argv)
         else if (argv[i][0] != '-' && !arg)
             arg = argv[i];
         else {
-            lab_error("usage: lab show [RUN] [--format text|json] [--timing]");
+            char *names = lab_format_names("|", "|");
+            lab_error("usage: lab show [RUN] [--format %s] [--timing]", names);
+            free(names);
             return 2;
         }
     }
-    if (strcmp(format, "text") != 0 && strcmp(format, "json") != 0) {
-        lab_error("unknown format '%s' (text or json)", format);
+    const struct lab_format *fmt = lab_format_find(format); /* host/report/formats.h */
+    if (!fmt) {
+        char *names = lab_format_names(", ", " or ");
+        lab_error("unknown format '%s' (%s)", format, names);
+        free(names);
         return 2;
     }
     struct lab_store *st = open_store();
@@ -89,12 +98,10 @@ int cmd_show(int argc, char **argv)
     int rc;
     if (run < 0)
         rc = arg ? 2 : 1; /* a bad number, or an empty store */
-    else if (timing)      /* where each cell's time went (host/timing.h) */
+    else if (timing)      /* where each cell's time went (host/cell/timing.h) */
         rc = lab_timing_report(stdout, st, run) < 0 ? 1 : 0;
-    else if (strcmp(format, "json") == 0)
-        rc = lab_json_write(st, run, "-") < 0 ? 1 : 0;
     else
-        rc = lab_report_run(stdout, st, run) < 0 ? 1 : 0;
+        rc = fmt->write(st, run, "-") < 0 ? 1 : 0;
     lab_store_close(st);
     return rc;
 }

@@ -1,7 +1,7 @@
 /* lab trace [RUN] [KERNEL]: summaries of the era disk's request traces. */
 #include "lab/commands.h"
-#include "host/store.h"
-#include "host/trace.h"
+#include "host/store/store.h"
+#include "host/report/trace.h"
 #include "common/msg.h"
 #include "common/str.h"
 
@@ -25,7 +25,7 @@ static int show_cell(const struct lab_cell_info *ci, void *arg)
         return 0;
     if (!lab_store_cell_get(t->st, ci->id, "trace", path, sizeof path))
         return 0;
-    t->window = lab_trace_cell_window(t->st, ci->id);
+    t->window = lab_trace_cell_window(t->st, ci);
     FILE *f = fopen(path, "r");
     if (!f) {
         lab_warn("cannot open %s", path);
@@ -90,9 +90,10 @@ static int check_run(struct lab_store *st, int64_t run, const char *kernel)
         return 1;
     if (k.cells == 0) {
         if (run > lab_store_last_run(st))
-            lab_error("no run %lld in %s (see `lab runs`)", (long long)run, lab_store_path());
-        else
-            lab_error("run %lld has no cells", (long long)run);
+            return lab_error("no run %lld in %s (see `lab runs`)", (long long)run,
+                             lab_store_path()),
+                   2;
+        lab_error("run %lld has no cells", (long long)run);
         return 1;
     }
     if (kernel && !k.found) {

@@ -6,18 +6,34 @@
 
 #include <stddef.h>
 
-#include "host/engine.h"
+#include "host/run/engine.h"
 #include "lab/options.h"
 
 #define LAB_ENGINE_OPT(off, f) ((off) + offsetof(struct lab_engine_opts, f))
-#define LAB_ENGINE_OPTS(off)                                                                     \
-    {"jobs", 'j', LAB_OPT_UINT, LAB_ENGINE_OPT(off, jobs), 0, LAB_ENGINE_MAX_JOBS, "a number",        \
-     "  -j, --jobs N           cells at once (default 1), each a `lab cell` of its own"},        \
-        {"engine", 'E', LAB_OPT_STR, LAB_ENGINE_OPT(off, engine), 0, 0, NULL,                         \
-         "      --engine E         local (default), slurm or ssh (README: a cell as a unit...)"}, \
-        {"partition", 'P', LAB_OPT_STR, LAB_ENGINE_OPT(off, partition), 0, 0, NULL,                   \
-         "      --partition P      the Slurm partition (--engine slurm)"},                       \
-        {"hosts", 'H', LAB_OPT_STR, LAB_ENGINE_OPT(off, hosts), 0, 0, NULL,                           \
-         "      --hosts FILE       GNU parallel's --sshloginfile (--engine ssh)"}
+#define LAB_ENGINE_OPTS(off)                                                                       \
+    {"jobs",                                                                                       \
+     'j',                                                                                          \
+     LAB_OPT_UINT,                                                                                 \
+     LAB_ENGINE_OPT(off, jobs),                                                                    \
+     0,                                                                                            \
+     LAB_ENGINE_MAX_JOBS,                                                                          \
+     "a number",                                                                                   \
+     "  -j, --jobs N           cells at once (default 1), each a `lab cell` of its own"},          \
+        {"engine",                                                                                 \
+         'E',                                                                                      \
+         LAB_OPT_STR,                                                                              \
+         LAB_ENGINE_OPT(off, engine),                                                              \
+         0,                                                                                        \
+         0,                                                                                        \
+         NULL,                                                                                     \
+         "      --engine E         local (default), slurm or ssh (docs/scale-out.md)"},  \
+        {"partition", 'P',                                                                         \
+         LAB_OPT_STR, LAB_ENGINE_OPT(off, partition),                                              \
+         0,           0,                                                                           \
+         NULL,        "      --partition P      the Slurm partition (--engine slurm)"},            \
+    {                                                                                              \
+        "hosts", 'H', LAB_OPT_STR, LAB_ENGINE_OPT(off, hosts), 0, 0, NULL,                         \
+            "      --hosts FILE       GNU parallel's --sshloginfile (--engine ssh)"                \
+    }
 
 #endif

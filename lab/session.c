@@ -1,11 +1,11 @@
 /* The connection, store and run every measuring command starts with. */
 #include "lab/session.h"
 #include "lab/commands.h"
-#include "host/reconcile.h"
+#include "host/run/reconcile.h"
 #include "common/file.h"
 #include "common/interrupt.h"
 #include "common/paths.h"
-#include "host/vm.h"
+#include "host/cell/vm.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "host/cell.h"
+#include "host/cell/cell.h"
 
 struct lab_session {
     struct lab_cell_env env; /* conn, store, run id and log dir for lab_cell_run */
@@ -17,7 +17,7 @@ struct lab_session {
 
 /* 0, or -1 with the error printed and nothing left open (also when the
  * store cannot record the run: no run is measured unstored). Runs of labs
- * that were killed are reconciled first (host/reconcile.h). */
+ * that were killed are reconciled first (host/run/reconcile.h). */
 int lab_session_open(struct lab_session *s, int argc, char **argv, const char *experiment,
                      const char *profile);
 void lab_session_close(struct lab_session *s);

@@ -5,7 +5,7 @@
  *
  * One model per nbdkit process (one process per virtual disk), shared by all
  * connections and guarded by a mutex. Parallel thread model with our own
- * scheduler (disk-model-reference.md §1.4): lock, arrival = now, compute (or
+ * scheduler (docs/disk-model.md, "Concurrency"): lock, arrival = now, compute (or
  * queue and dispatch by SPTF for queue_depth > 1), unlock, do the real I/O,
  * then sleep until the absolute finish time. */
 #include <errno.h>
@@ -103,7 +103,7 @@ static int hdd_config_complete(nbdkit_next_config_complete *next, nbdkit_backend
 #define hdd_config_help                                                                            \
     "profile=PATH      (required) era disk profile (lab/profiles/*.profile)\n"                     \
     "trace=PATH        append one line per request\n"                                              \
-    "stats=PATH        map deadline overrun counters (hdd/stats.h) into PATH\n"                   \
+    "stats=PATH        map deadline overrun counters (hdd/stats.h) into PATH\n"                    \
     "capacity=BYTES    override the drive's capacity"
 
 static int hdd_get_ready(int thread_model)

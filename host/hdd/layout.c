@@ -1,5 +1,5 @@
 /* Zoned layout, LBA -> geometry with skews, the seek curve, parameter
- * checks and the analytic expectations (disk-model-reference.md §3.3). */
+ * checks and the analytic expectations (docs/disk-model.md). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

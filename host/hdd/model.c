@@ -1,6 +1,6 @@
 /* The service-time computation: rotation, media streaming, segmented read
  * cache with lazily modelled read-ahead, write-back cache with destage, and
- * the FIFO entry point (disk-model-reference.md §3.3). All internal times are
+ * the FIFO entry point (docs/disk-model.md, "One request's service time"). All internal times are
  * double nanoseconds on the caller's clock. */
 #include <math.h>
 #include <stdio.h>

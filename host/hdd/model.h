@@ -1,7 +1,7 @@
 /* Era hard-disk timing model: pure computation, no I/O, no clock reads.
  * Time is passed in and returned as nanoseconds on the caller's clock; the
  * platter's rotational phase is 0 at t = 0 of that clock.
- * See host/hdd/README.md and disk-model-reference.md §3.3. */
+ * See host/hdd/README.md and docs/disk-model.md. */
 #ifndef LAB_HDD_MODEL_H
 #define LAB_HDD_MODEL_H
 
@@ -24,6 +24,7 @@ struct hdd_params {
     int bus;         /* enum hdd_bus (lab only) */
     int queue_depth; /* 1 = FIFO (IDE); > 1 = NCQ/TCQ with SPTF + aging */
     int memory_mib;  /* guest RAM (lab only) */
+    char cpu[160];   /* the era CPU (lab only: host/plan/cpu.h); "" = fast */
 
     uint64_t capacity_bytes; /* the drive's real capacity */
     double rpm;

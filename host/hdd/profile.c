@@ -1,6 +1,5 @@
 /* Profile parser: fills struct hdd_params; strict about keys, numbers,
  * ranges and source comments. */
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -8,6 +7,10 @@
 #include <string.h>
 
 #include "host/hdd/profile.h"
+#include "common/kv.h"
+
+/* A profile's line is at most this long (a key, its value, a short note). */
+#define HDD_PROFILE_MAX_LINE 1023
 
 enum kind { K_DBL, K_INT, K_U64KIB, K_U64, K_STR, K_BUS, K_SEEK, K_BOOL };
 
@@ -25,6 +28,7 @@ static const struct key keys[] = {
     {"bus", K_BUS, F(bus), 0, 0, 1},
     {"queue_depth", K_INT, F(queue_depth), 1, HDD_MAX_QUEUE, 1},
     {"memory_mib", K_INT, F(memory_mib), 16, 65536, 1},
+    {"cpu", K_STR, F(cpu), 0, 0, 0},
     {"capacity_bytes", K_U64, F(capacity_bytes), 1048576, 1e15, 1},
     {"rpm", K_DBL, F(rpm), 1000, 20000, 1},
     {"heads", K_INT, F(heads), 1, 64, 1},
@@ -64,20 +68,12 @@ const char *hdd_bus_name(int bus)
     return bus == HDD_BUS_SATA ? "sata" : bus == HDD_BUS_SCSI ? "scsi" : "ide";
 }
 
-static char *trim(char *s)
-{
-    while (isspace((unsigned char)*s))
-        s++;
-    char *e = s + strlen(s);
-    while (e > s && isspace((unsigned char)e[-1]))
-        *--e = 0;
-    return s;
-}
-
 static int set_value(const struct key *k, const char *v, struct hdd_params *p, const char **why)
 {
     char *base = (char *)p + k->off, *end;
     double d;
+    /* every string field is as long as description */
+    _Static_assert(sizeof(p->cpu) == sizeof(p->description), "string fields differ");
     errno = 0;
     switch (k->kind) {
     case K_STR:
@@ -125,69 +121,56 @@ static int set_value(const struct key *k, const char *v, struct hdd_params *p, c
     return 0;
 }
 
+/* The parse so far: the keys seen, the error said into err. */
+struct parse {
+    const char *name;
+    struct hdd_params *p;
+    int seen[NKEYS];
+    char *err;
+    size_t errlen;
+};
+
+/* One "key = value" line of a profile: 0, or -1 with the error in err. */
+static int profile_line(const struct lab_kv_line *l, void *ctx)
+{
+    struct parse *ps = ctx;
+    const char *name = ps->name;
+    int lineno = l->lineno;
+    if (l->too_long)
+        return snprintf(ps->err, ps->errlen, "%s:%d: line too long", name, lineno), -1;
+    if (!l->key)
+        return snprintf(ps->err, ps->errlen, "%s:%d: expected 'key = value'", name, lineno), -1;
+    size_t i;
+    for (i = 0; i < NKEYS && strcmp(keys[i].name, l->key); i++)
+        ;
+    const char *why = NULL;
+    if (i == NKEYS)
+        snprintf(ps->err, ps->errlen, "%s:%d: unknown key '%s'", name, lineno, l->key);
+    else if (ps->seen[i])
+        snprintf(ps->err, ps->errlen, "%s:%d: duplicate key '%s'", name, lineno, l->key);
+    else if (!*l->value)
+        snprintf(ps->err, ps->errlen, "%s:%d: missing value for '%s'", name, lineno, l->key);
+    else if (!l->commented)
+        snprintf(ps->err, ps->errlen, "%s:%d: '%s' has no source comment (above or at the end)",
+                 name, lineno, l->key);
+    else if (set_value(&keys[i], l->value, ps->p, &why) < 0)
+        snprintf(ps->err, ps->errlen, "%s:%d: %s: %s '%s'", name, lineno, l->key, why, l->value);
+    else
+        return ps->seen[i] = 1, 0;
+    return -1;
+}
+
 int hdd_profile_parse(const char *name, const char *text, struct hdd_params *p, char *err,
                       size_t errlen)
 {
-    int seen[NKEYS] = {0};
-    int lineno = 0, prev_comment = 0;
+    struct parse ps = {.name = name, .p = p, .err = err, .errlen = errlen};
+    int *seen = ps.seen;
     hdd_params_defaults(p);
-    const char *s = text;
-    while (*s) {
-        const char *nl = strchr(s, '\n');
-        size_t n = nl ? (size_t)(nl - s) : strlen(s);
-        char line[1024];
+    if (lab_kv_walk(text, HDD_PROFILE_MAX_LINE, profile_line, &ps) != 0)
+        return -1;
+    int lineno = 0; /* the errors below name the profile's last line */
+    for (const char *s = text; *s; s = strchr(s, '\n') ? strchr(s, '\n') + 1 : s + strlen(s))
         lineno++;
-        if (n >= sizeof(line)) {
-            snprintf(err, errlen, "%s:%d: line too long", name, lineno);
-            return -1;
-        }
-        memcpy(line, s, n);
-        line[n] = 0;
-        s += n + (nl ? 1 : 0);
-        char *hash = strchr(line, '#');
-        int has_comment = hash != NULL;
-        if (hash)
-            *hash = 0;
-        char *l = trim(line);
-        if (!*l) {
-            prev_comment = has_comment; /* a blank line breaks the link */
-            continue;
-        }
-        char *eq = strchr(l, '=');
-        if (!eq) {
-            snprintf(err, errlen, "%s:%d: expected 'key = value'", name, lineno);
-            return -1;
-        }
-        *eq = 0;
-        char *key = trim(l), *val = trim(eq + 1);
-        size_t i;
-        for (i = 0; i < NKEYS && strcmp(keys[i].name, key); i++)
-            ;
-        if (i == NKEYS) {
-            snprintf(err, errlen, "%s:%d: unknown key '%s'", name, lineno, key);
-            return -1;
-        }
-        if (seen[i]) {
-            snprintf(err, errlen, "%s:%d: duplicate key '%s'", name, lineno, key);
-            return -1;
-        }
-        if (!*val) {
-            snprintf(err, errlen, "%s:%d: missing value for '%s'", name, lineno, key);
-            return -1;
-        }
-        if (!has_comment && !prev_comment) {
-            snprintf(err, errlen, "%s:%d: '%s' has no source comment (above or at the end)", name,
-                     lineno, key);
-            return -1;
-        }
-        const char *why = NULL;
-        if (set_value(&keys[i], val, p, &why) < 0) {
-            snprintf(err, errlen, "%s:%d: %s: %s '%s'", name, lineno, key, why, val);
-            return -1;
-        }
-        seen[i] = 1;
-        prev_comment = 0;
-    }
     for (size_t i = 0; i < NKEYS; i++) {
         const char *k = keys[i].name;
         int need = keys[i].required;

@@ -1,5 +1,5 @@
 # pata-1999: ~1999 5400 rpm ATA-66 desktop disk, Quantum Fireball lct10 class.
-# Source tags as in disk-model-reference.md §4: [ds] datasheet, [ds-fam]
+# Source tags as in docs/disk-model.md: [ds] datasheet, [ds-fam]
 # sibling model, [sec] secondary source, [est] estimate, [DS] DiskSim.
 
 # [sec] redhill.net.au page 133 "Quantum Fireball LCT 10"

@@ -1,6 +1,6 @@
 # pata-2003: ~2003 7200 rpm PATA desktop disk, Seagate Barracuda 7200.7
 # ST380011A class (Maxtor DiamondMax Plus 9 similar). The seed 000 machine.
-# Source tags as in disk-model-reference.md §4: [ds] datasheet, [ds-fam]
+# Source tags as in docs/disk-model.md: [ds] datasheet, [ds-fam]
 # sibling model, [sec] secondary source, [est] estimate, [DS] DiskSim.
 
 # [sec] redhill.net.au page 141 "Seagate Barracuda 7200.7 ST380011A"

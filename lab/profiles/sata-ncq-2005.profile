@@ -1,5 +1,5 @@
 # sata-ncq-2005: 2005 7200 rpm SATA disk with NCQ, Hitachi Deskstar 7K500 class.
-# Source tags as in disk-model-reference.md §4: [ds] datasheet, [ds-fam]
+# Source tags as in docs/disk-model.md: [ds] datasheet, [ds-fam]
 # sibling model, [sec] secondary source, [est] estimate, [DS] DiskSim.
 
 # [ds] Hitachi Deskstar 7K500 spec (easymanua.ls hds725050kla360)

@@ -1,7 +1,7 @@
 # scsi-10k-1999: 1998-99 10k rpm SCSI disk, Seagate Cheetah 9LP ST39102LW.
 # Most values are DiskSim 4.0's validated model (benh/disksim
-# valid/cheetah9LP.{model,diskspecs,seek}) as quoted in disk-model-reference.md
-# §3.2 and §4. Tags: [DS] DiskSim, [est] estimate.
+# valid/cheetah9LP.{model,diskspecs,seek}). Tags (docs/disk-model.md):
+# [DS] DiskSim, [est] estimate.
 
 # [DS] valid/cheetah9LP
 description = Seagate Cheetah 9LP ST39102LW class, 10k rpm, Ultra2 SCSI, 3 x 280 KB

@@ -1,5 +1,5 @@
 # scsi-15k-2004: 2003-05 15k rpm U320 SCSI disk, Seagate Cheetah 15K.3/15K.4,
-# Fujitsu MAS/MAU class. Tags as in disk-model-reference.md §4: [ds]
+# Fujitsu MAS/MAU class. Tags as in docs/disk-model.md: [ds]
 # datasheet, [ds-fam] sibling/later model, [sec] secondary, [est] estimate.
 
 # [est] §4 table D2
