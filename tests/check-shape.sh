@@ -9,6 +9,29 @@
 #     ("path function lines", a list that only shrinks: an entry whose
 #     function has grown, or is gone or short, fails too, so the file stays
 #     true). guest-agent may have no entries.
+#  3. the folders' layering, from their includes (tests/shape/folders.py):
+#     no include cycle between folders, and the pure folders (host/hdd,
+#     store, plan, stats) never reach libvirt; the checker's own self-test
+#     (a cyclic and an impure tree it writes must fail) runs first;
+#  4. true docs (tests/shape/docpaths.py): a README.md or docs/*.md naming a
+#     repository file that does not exist, a folder README leaving out one
+#     of its folder's .c files, or any file citing a design document kept
+#     outside the repository fails; its self-test runs first;
+#  5. one kernel-version rules table: a kernel version is compared (a
+#     version constant, its parts, lab_kver_in, a version field with < or >)
+#     only in kernels/rules.c and the era table (kernels/era.{c,h}), and in
+#     the compat layer's own tables of what gcc 12 needs per version range
+#     (kernels/compat.c, toolchain.c); tests are free to;
+#  6. examples that parse (tests/shape/doccmds.py): every `lab ...` command
+#     line in a code block of README.md or docs/*.md parses with the built
+#     binary ($LAB_SHAPE_LAB, else build/lab) in its parse-only mode
+#     (LAB_PARSE_ONLY=1: command, subcommand and option names; nothing
+#     runs); its self-test (a known-bad line must fail) runs first;
+#  7. small subcommands (tests/shape/cmdsize.py): a lab/cmd_*.c of 250
+#     lines or more fails; its self-test runs first;
+#  8. examples that stay true: every block between `<!-- example: lab ...
+#     -->` markers is what the built binary prints today (make
+#     docs-examples rewrites them; tests/docs-examples.py --check);
 #   tests/check-shape.sh [--list]   (--list: print every long function)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -85,6 +108,58 @@ if not sccs:
     print('check-shape: no call cycle among %d guest-agent files' % len(set(defined.values())))
 sys.exit(1 if sccs else 0)
 EOF
+
+# 3. The folders' layering: the checker proves itself, then checks the tree.
+if [ $list = 0 ]; then
+    python3 "$here/shape/folders.py" --self-test >"$tmp/self" ||
+        { echo "check-shape: the folder checker's self-test failed:"; cat "$tmp/self"; fail=1; }
+    python3 "$here/shape/folders.py" --root "$root" || fail=1
+fi
+
+# 4. True docs: the checker proves itself, then checks the tree.
+if [ $list = 0 ]; then
+    python3 "$here/shape/docpaths.py" --self-test >"$tmp/docself" ||
+        { echo "check-shape: the docs checker's self-test failed:"; cat "$tmp/docself"; fail=1; }
+    python3 "$here/shape/docpaths.py" --root "$root" || fail=1
+fi
+
+# 5. Version comparisons only in the rules table (and the builder's rules).
+if [ $list = 0 ]; then
+    kver='LAB_KV(4|_RC)?\(|LAB_KV_(MAJOR|MINOR|PATCH|SUB|RCNUM)\(|lab_kver_in\(|(->|\.)version\s*[<>]'
+    allowed='^kernels/(rules\.c|rules\.h|era\.c|era\.h|toolchain\.c|compat\.c):'
+    grep -nE "$kver" -r --include='*.c' --include='*.h' host kernels images lab guest-agent common |
+        grep -vE "$allowed" >"$tmp/kver"
+    if [ -s "$tmp/kver" ]; then
+        sed 's/^/check-shape: a version compared outside kernels\/rules.c: /' "$tmp/kver"; fail=1
+    else
+        echo "check-shape: kernel versions are compared only in the rules table"
+    fi
+fi
+
+# 6. The docs' command lines parse with the binary as built.
+if [ $list = 0 ]; then
+    lab_bin=${LAB_SHAPE_LAB:-$root/build/lab}
+    if [ ! -x "$lab_bin" ]; then
+        echo "check-shape: no $lab_bin to parse the docs' command lines with (make all)"; fail=1
+    else
+        python3 "$here/shape/doccmds.py" --self-test "$lab_bin" >"$tmp/cmdself" ||
+            { echo "check-shape: the command-line checker's self-test failed:"; cat "$tmp/cmdself"; fail=1; }
+        python3 "$here/shape/doccmds.py" --root "$root" "$lab_bin" || fail=1
+    fi
+fi
+
+# 7. Small subcommands: the checker proves itself, then checks the tree.
+if [ $list = 0 ]; then
+    python3 "$here/shape/cmdsize.py" --self-test >"$tmp/sizeself" ||
+        { echo "check-shape: the subcommand size checker's self-test failed:"; cat "$tmp/sizeself"; fail=1; }
+    python3 "$here/shape/cmdsize.py" --root "$root" || fail=1
+fi
+
+# 8. The docs' pasted examples are today's output (cheap commands only).
+if [ $list = 0 ] && [ -x "${lab_bin:-}" ]; then
+    python3 "$here/docs-examples.py" --check "$lab_bin" ||
+        { echo "check-shape: an example in the docs is stale: make docs-examples"; fail=1; }
+fi
 
 # 2. Function lengths.
 dirs=()

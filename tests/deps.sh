@@ -11,9 +11,11 @@ packages=(
     libxml2-utils python3 chromium  # output checks: xmllint, json.tool, the HTML page
     linux-image-amd64  # a host kernel for the libguestfs appliance that checks images
     ccache flex bison libelf-dev  # lab kernels build
+    libcurl4-openssl-dev patch  # kernels by name: the mirror (libcurl), patch(1)
     clang libclang-rt-14-dev  # make fuzz: libFuzzer and the sanitizer runtimes
     universal-ctags  # tests/check-shape.sh: function lengths
-    tini  # reaps libvirtd's QEMUs at once (host/vm.c start_libvirtd)
+    help2man debhelper fakeroot  # make install: man pages; make deb: the Debian package
+    tini  # reaps libvirtd's QEMUs at once (host/cell/vm.c start_libvirtd)
 )
 # make check-cluster (CLUSTER=1): a single-node Slurm and GNU parallel over
 # ssh to fake hosts (network namespaces).
@@ -50,7 +52,7 @@ fi
 # libvirtd is not started on a fresh machine (no systemd in containers/CI).
 # It runs under tini -s: libvirt ends a domain only once its orphaned QEMU
 # is reaped, and a PID 1 that reaps late (1-2 s on this machine type)
-# would hold up the end of every cell (host/vm.c start_libvirtd).
+# would hold up the end of every cell (host/cell/vm.c start_libvirtd).
 if [ "$(id -u)" = 0 ] && ! virsh -c qemu:///system version >/dev/null 2>&1; then
     echo "lab: starting virtlogd and libvirtd (under tini -s)" >&2
     pgrep -x virtlogd >/dev/null || virtlogd -d

@@ -8,7 +8,8 @@
 # runs one. load: seqread on pata-2003 idle and under two CPU hogs, with
 # and without real-time cells; twin: a kernel against a copy of itself
 # with hogs started midway (issue 13); jobs: a 4-cell matrix with --jobs 1
-# and --jobs 2, wall time and samples (issue 11).
+# and --jobs 2, wall time and samples (issue 11); cpu: per CPU profile the
+# measured MIPS, the headroom, and seqread idle against two hogs (issue 23).
 set -u
 build=$(cd "${1:-build}" && pwd)
 lab=$build/lab
@@ -150,17 +151,31 @@ srcs=$(cd "$(dirname "$0")/../.." && pwd)/../shared/kernels
 # QEMU runs as libvirt-qemu: the private home must be readable by it (the
 # bench's mktemp dir is 0700), and it reuses the accelerator verdict.
 chmod 755 "$tmp"
-for v in 2.4.22 2.6.9 2.6.12-rc2; do
-    home=$tmp/era-home-$v
-    mkdir -p "$home" && cp "${LAB_HOME:-/var/cache/lab}"/accel-* "$home"/ 2>/dev/null
+local home=$tmp/era-home names= v
+mkdir -p "$home" && cp "${LAB_HOME:-/var/cache/lab}"/accel-* "$home"/ 2>/dev/null
+for v in 2.4.22 2.6.9 2.6.11 2.6.12-rc2 2.6.20; do
     start=$(date +%s.%N)
     LAB_HOME=$home CCACHE_DISABLE=1 "$lab" kernels build "$srcs/linux-$v.tar.xz" --arch i686 \
         --name bench-$v >"$tmp/build" 2>&1 || { tail -20 "$tmp/build"; exit 1; }
     secs=$(echo "$(date +%s.%N) - $start" | bc)
     printf "  %-11s build + smoke test %5.0f s\n" "$v" "$secs"
-    LAB_HOME=$home five_boots bench-$v
-    rm -rf "$home"
+    names=${names:+$names,}bench-$v
 done
+# Five boots of each, interleaved (A B C D A B C D ...), then where the
+# time went, each kernel's split saying how it was obtained.
+local before; before=$(loadavg)
+LAB_HOME=$home run --kernels "$names" --boots 5 --reps 1 --set file_size=16M
+local after; after=$(loadavg)
+echo "  boot to agent, 5 interleaved boots of each (load $before -> $after):"
+for v in ${names//,/ }; do
+    sql "select value / 1e9 from cell_facts f join cells c on f.cell = c.id
+         where c.run = $(last) and c.kernel = '$v' and f.key = 'boot_to_agent_ns' order by 1" |
+        awk -v k="$v" '{ v[NR] = $1 } END {
+            printf "  %-17s boot-to-agent median %.2f s  (min %.2f, max %.2f, n=%d)\n",
+                   k, v[int((NR + 1) / 2)], v[1], v[NR], NR }'
+done
+LAB_HOME=$home "$lab" show --timing "$(last)" | sed -n '3,$p' | sed 's/^/    /'
+rm -rf "$home"
 }
 
 hostcache() {
@@ -238,6 +253,43 @@ fi
 "$lab" kernels remove twin >/dev/null 2>&1
 }
 
+# CPU profiles (docs/cpu.md): per profile, the speed the calibration loop
+# measured, the host's headroom for it, and seqread on pata-2003 idle
+# against two CPU hogs with the clocks' drift; profiles without the
+# headroom are refused and say so.
+cpu() {
+echo "== CPU profiles: seqread on pata-2003 ($kernel, 64 MiB, 5 runs), idle and under two CPU hogs"
+host=$(cat /var/cache/lab/cpu-speed-"$(uname -r)" 2>/dev/null)
+printf "  %-12s %9s %9s %9s %9s %9s %9s %8s %8s\n" "cpu" "nominal" "measured" "headroom" \
+    "idle MB/s" "hogs MB/s" "vs idle" "drift %" "flagged"
+for cpu in 486dx4-100 pentium-66 pentium-133; do
+    idle= hogs_mean= mips= drift= flagged=0
+    for state in idle hogs; do
+        [ $state = hogs ] && start_hogs
+        "$lab" run --kernels $kernel --profile pata-2003 --cpu $cpu --boots 1 --reps 5 \
+            --set file_size=64M >"$tmp/out" 2>"$tmp/err"
+        rc=$?
+        [ $state = hogs ] && stop_hogs
+        if [ $rc = 2 ]; then
+            echo "  $cpu: $(grep -o 'needs .*x headroom.*[0-9]x' "$tmp/err")"
+            continue 2
+        fi
+        host=${host:-$(cat /var/cache/lab/cpu-speed-"$(uname -r)" 2>/dev/null)}
+        read -r mean _ < <(first_samples "$MBPS" | stats)
+        mips=$(sql "select value from cell_facts where cell = $(first_cell) and key = 'cpu_mips'")
+        drift=$(extra_mean host_clock_drift_pct)
+        flagged=$((flagged + $(sql "select count(*) from samples where cell = $(first_cell)
+                                    and rep >= 1 and extra like '%host_flag=1%'")))
+        if [ $state = idle ]; then idle=$mean; else hogs_mean=$mean; fi
+    done
+    nominal=$("$lab" cpus | awk -v c=$cpu '$1 == c { print $3 }')
+    printf "  %-12s %9s %9s %8.1fx %9.2f %9.2f %9s %8.2f %8s\n" $cpu "$nominal" "$mips" \
+        "$(echo "${host:-0} $nominal" | awk '{ print $1 / $2 }')" "$idle" "$hogs_mean" \
+        "$(echo "$hogs_mean $idle" | awk '{ printf "%+.1f%%", 100 * ($1 / $2 - 1) }')" \
+        "${drift:-0}" "$flagged/10"
+done
+}
+
 # --jobs (issue 11): the same 4-cell matrix with one cell at a time and two
 # at once; wall time and stored samples of each. Wants an idle machine.
 jobs() {
@@ -272,7 +324,7 @@ fi
 
 # Sections to run: all by default, or the ones named after the build dir.
 shift
-for section in ${@:-boot kernel era variation fidelity hostcache load twin jobs}; do
+for section in ${@:-boot kernel era variation fidelity hostcache load twin jobs cpu}; do
     $section
     echo
 done

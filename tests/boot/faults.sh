@@ -23,7 +23,7 @@ expect() {  # description, wanted exit code, wanted stderr text, lab args...
 }
 
 # Refused before anything boots.
-expect "unknown kernel" 2 "unknown kernel '9.9.9'; known kernels: 6.1.0-47" \
+expect "unknown kernel" 2 "unknown kernel '9.9.9' ('9.9.9': no kernel.org series 9); known kernels: 6.1.0-47" \
     run --kernels 6.1.0-47,9.9.9
 expect "unknown experiment" 2 "unknown experiment 'nosuch'" run --kernels $k --experiment nosuch
 printf 'test = seqread\nreps = 2\nblok_size = 1M\n' >"$tmp/bad.exp"

@@ -13,18 +13,19 @@ FUZZ_NAMES   := proto experiment profile bzimage trace agent_cmdline
 
 # The code under test for each harness.
 FUZZ_COMMON := $(wildcard common/*.c)
-FUZZ_SRC_proto         := host/proto.c $(FUZZ_COMMON)
-FUZZ_SRC_experiment    := host/experiment.c host/testdef.c $(FUZZ_COMMON) $(addprefix guest-agent/,keys.c cmdline.c fmt.c opts.c)
-FUZZ_SRC_profile       := host/hdd/profile.c host/hdd/model.c host/hdd/layout.c host/hdd/queue.c
+FUZZ_SRC_proto         := host/cell/proto.c $(FUZZ_COMMON)
+FUZZ_SRC_experiment    := host/plan/experiment.c host/plan/testdef.c host/plan/reported.c host/plan/warmup.c host/store/store.c $(FUZZ_COMMON) $(addprefix guest-agent/,keys.c idemode.c cmdline.c fmt.c opts.c)
+FUZZ_LIBS_experiment   := -lsqlite3 -lpthread # warmup.c: a stored cell's warm-up rule
+FUZZ_SRC_profile       := host/hdd/profile.c host/hdd/model.c host/hdd/layout.c host/hdd/queue.c common/kv.c
 FUZZ_SRC_bzimage       := kernels/bzimage.c $(FUZZ_COMMON)
-FUZZ_SRC_trace         := host/trace.c $(FUZZ_COMMON) host/store.c
+FUZZ_SRC_trace         := host/report/trace.c host/plan/warmup.c $(FUZZ_COMMON) host/store/store.c
 FUZZ_LIBS_trace        := -lsqlite3 -lpthread # trace.c also reads a cell's window from the store
-FUZZ_SRC_agent_cmdline := $(addprefix guest-agent/,cmdline.c keys.c fmt.c opts.c parse.c)
+FUZZ_SRC_agent_cmdline := $(addprefix guest-agent/,cmdline.c keys.c idemode.c fmt.c opts.c parse.c)
 
 FUZZ_BINS := $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 
 # Rebuilt when the harness, the code under test or any header changes.
-FUZZ_HDRS := $(wildcard common/*.h host/*.h host/hdd/*.h guest-agent/*.h kernels/*.h)
+FUZZ_HDRS := $(wildcard common/*.h host/*.h host/*/*.h guest-agent/*.h kernels/*.h)
 .SECONDEXPANSION:
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.mk $$(FUZZ_SRC_$$*) $(FUZZ_HDRS)
 	@mkdir -p $(@D)

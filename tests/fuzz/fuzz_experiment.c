@@ -1,4 +1,4 @@
-/* libFuzzer harness: experiment files (host/experiment.c), a --set
+/* libFuzzer harness: experiment files (host/plan/experiment.c), a --set
  * override, and the agent's kernel command line made from every one that
  * parses. */
 #include <stddef.h>
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host/experiment.h"
+#include "host/plan/experiment.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

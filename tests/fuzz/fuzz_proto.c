@@ -1,9 +1,9 @@
 /* libFuzzer harness: the host's parser of agent records and its line
- * splitter and sequence checker (host/proto.c), fed guest bytes. */
+ * splitter and sequence checker (host/cell/proto.c), fed guest bytes. */
 #include <stddef.h>
 #include <stdint.h>
 
-#include "host/proto.h"
+#include "host/cell/proto.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

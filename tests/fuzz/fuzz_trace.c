@@ -1,10 +1,10 @@
-/* libFuzzer harness: the hdd filter's trace reader (host/trace.c), over the
+/* libFuzzer harness: the hdd filter's trace reader (host/report/trace.c), over the
  * whole file and over a window. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "host/trace.h"
+#include "host/report/trace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

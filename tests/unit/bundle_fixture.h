@@ -11,11 +11,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "host/bundle.h"
-#include "host/store.h"
+#include "host/run/bundle.h"
+#include "host/store/store.h"
 #include "common/file.h"
 #include "common/proc.h"
 #include "common/str.h"
+
+#define FIXTURE_PLAN "pppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp"
 
 /* The bundle's directory, top/name (malloc'd). */
 static inline char *fixture_bundle(const char *top, const char *name, const char *key,
@@ -35,6 +37,7 @@ static inline char *fixture_bundle(const char *top, const char *name, const char
         lab_store_add_sample(st, &s);
     }
     lab_store_cell_set(st, cell, "trace", "/elsewhere/cell-0-k.trace");
+    lab_store_cell_set(st, cell, "cpu", "pentium-66"); /* as host/cell/cell.c stores it */
     lab_store_add_phase(st, cell, 0, "host", 25000000, NULL);
     lab_store_add_phase(st, cell, 1, "firmware", -1, "no printk times");
     lab_store_cell_end(st, cell, status, NULL);
@@ -49,6 +52,7 @@ static inline char *fixture_bundle(const char *top, const char *name, const char
     snprintf(m.reason, sizeof m.reason, "%s", strcmp(status, "ok") ? "lost libvirt" : "");
     snprintf(m.kernel, sizeof m.kernel, "k");
     snprintf(m.dir, sizeof m.dir, "/elsewhere");
+    memset(m.plan, 'p', 64); /* the plan it ran: FIXTURE_PLAN */
     assert_int_equal(lab_bundle_write_manifest(b, &m), 0);
     assert_int_equal(m.nfiles, 2);
     free(live);

@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "host/bisect.h"
-#include "host/store.h"
+#include "host/bisect/bisect.h"
+#include "host/store/store.h"
 
 /* seqread on 6.1.0-47 and 6.12.113, one warm-up + 3 runs each (times in
  * s below, 256 MiB per run), plus a cell of 6.1.0-50 that panicked.

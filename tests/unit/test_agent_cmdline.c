@@ -208,6 +208,23 @@ static void test_not_nul_terminated(void **state)
     assert_true(c.reps == 4);
 }
 
+/* Module parameters from the command line, as modprobe passes them. */
+static void test_module_params(void **state)
+{
+    static const char cmd[] = "console=ttyS0 libata.dma=0 lab.reps=3 libata.force=udma2\n"
+                              "ata_piix.prefer_ms_hyperv=0 libatax.dma=1 libata. libata\n";
+    char out[64];
+    (void)state;
+    assert_int_equal(agent_module_params(cmd, strlen(cmd), "libata", out, sizeof out), 17);
+    assert_string_equal(out, "dma=0 force=udma2");
+    assert_int_equal(agent_module_params(cmd, strlen(cmd), "ata-piix", out, sizeof out), 18);
+    assert_string_equal(out, "prefer_ms_hyperv=0");
+    assert_int_equal(agent_module_params(cmd, strlen(cmd), "ahci", out, sizeof out), 0);
+    assert_string_equal(out, "");
+    assert_int_equal(agent_module_params(cmd, strlen(cmd), "libata", out, 10), -1);
+    assert_string_equal(out, "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -223,6 +240,7 @@ int main(void)
         cmocka_unit_test(test_u64_parse),
         cmocka_unit_test(test_paths_and_names),
         cmocka_unit_test(test_not_nul_terminated),
+        cmocka_unit_test(test_module_params),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,7 @@
 /* The agent's key table (guest-agent/keys.c) and the host's parameters
  * generated from it: every key round-trips through the table's format and
  * the agent's parser, and every shipped experiment's parameters, as
- * host/experiment.c writes them (and the cell's, as host/celldomain.c adds
+ * host/plan/experiment.c writes them (and the cell's, as host/plan/celldomain.c adds
  * them), parse back in the agent to exactly what the host meant. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host/celldomain.h"
-#include "host/experiment.h"
+#include "host/plan/celldomain.h"
+#include "host/plan/experiment.h"
 #include "guest-agent/keys.h"
 #include "guest-agent/protocol.h"
 
@@ -59,6 +59,8 @@ static const char *const values[AGENT_KEY_COUNT] = {
     [AGENT_K_LOAD_FILE] = "other_file",
     [AGENT_K_RW] = "1",
     [AGENT_K_DROP] = "remount",
+    [AGENT_K_IDE_DMA] = "on",
+    [AGENT_K_IDE_XFER] = "udma2",
 };
 
 static unsigned parse(struct agent_config *c, const char *s)
@@ -249,7 +251,10 @@ static void cell_params(const char *version, const char *arch, const char *bus_n
     assert_int_equal(lab_experiment_load("seqread", &exp), 0);
     if (extra)
         assert_int_equal(lab_experiment_set(&exp, "test", extra), 0);
-    char *p = lab_cell_agent_params(&era, lab_bus_find(bus_name), ch, &exp);
+    struct lab_cell_plan plan = {.era = era, .bus = lab_bus_find(bus_name), .channel = ch};
+    char why[256];
+    assert_int_equal(lab_cell_plan_rules(&plan, &exp, why, sizeof why), 0);
+    char *p = lab_cell_agent_params(&plan, &exp);
     struct agent_config c;
     if (parse(&c, p) || c.unknown)
         fail_msg("%s: the agent refuses the cell's parameters (%s): %s", version, c.err, p);

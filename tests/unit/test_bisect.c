@@ -1,4 +1,4 @@
-/* Unit tests of host/bisect.c: the metrics, the endpoint check, the step
+/* Unit tests of host/bisect/bisect.c: the metrics, the endpoint check, the step
  * decision (both directions), the extra-repetition schedule, the commit
  * picker with skips, and the store tables round trip. */
 #include <math.h>
@@ -13,9 +13,9 @@
 
 #include <cmocka.h>
 
-#include "host/bisect.h"
-#include "host/store.h"
-#include "host/store_bisect.h"
+#include "host/bisect/bisect.h"
+#include "host/store/store.h"
+#include "host/bisect/store_bisect.h"
 #include "tests/unit/fixture.h"
 
 #define N(x) (sizeof(x) / sizeof((x)[0]))
@@ -186,7 +186,7 @@ static void test_below_bad(void **state)
  * a new finding rather than a skip. */
 static void test_beyond_by_more(void **state)
 {
-    static const double worse[] = {20.0, 20.1, 19.9, 20.2, 19.8}; /* 18% of good below bad */
+    static const double worse[] = {20.0, 20.1, 19.9, 20.2, 19.8};  /* 18% of good below bad */
     static const double better[] = {60.0, 60.2, 59.8, 60.1, 59.9}; /* 11% above good */
     struct lab_bisect_decision d;
     assert_int_equal(lab_bisect_decide(good, N(good), bad, N(bad), worse, N(worse), 5, 0.05, &d),

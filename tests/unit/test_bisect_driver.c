@@ -1,4 +1,4 @@
-/* Unit tests of host/bisectdriver.c with fake ops: each commit of a fake
+/* Unit tests of host/bisect/bisectdriver.c with fake ops: each commit of a fake
  * history builds or not and measures a scripted figure; the bisection is
  * stored in a real temporary store. Good, bad, skip (does not build, cell
  * fails), inconclusive (more runs up to max-reps; an endpoint that drifted,
@@ -17,10 +17,10 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
-#include "host/bisectdriver.h"
-#include "host/bisectreport.h"
-#include "host/store.h"
-#include "host/store_bisect.h"
+#include "host/bisect/bisectdriver.h"
+#include "host/report/bisectreport.h"
+#include "host/store/store.h"
+#include "host/bisect/store_bisect.h"
 #include "common/file.h"
 #include "common/str.h"
 

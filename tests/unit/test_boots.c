@@ -1,4 +1,4 @@
-/* Unit tests of boots in host/runmodel.c: the cells of one kernel and
+/* Unit tests of boots in host/stats/runmodel.c: the cells of one kernel and
  * variant from several boots, interleaved in the store (A1 B1 A2 B2 A3
  * B3), merge into one row with every boot's counted samples, each boot's
  * own warm-up left out, and each sample's boot known. */
@@ -12,25 +12,28 @@
 
 #include <cmocka.h>
 
-#include "host/runmodel.h"
-#include "host/store.h"
+#include "host/stats/runmodel.h"
+#include "host/store/store.h"
 
 /* MB/s per boot: kernel A boots at ~50, 52, 48; B at ~49, 51, 47. The
  * first sample of each boot is the warm-up (9 MB/s), never counted. */
 static const double mbps[2][3][3] = {{{50.0, 50.2, 49.8}, {52.0, 52.1, 51.9}, {48.0, 48.3, 47.7}},
                                      {{49.0, 49.1, 48.9}, {51.0, 51.2, 50.8}, {47.0, 47.1, 46.9}}};
 
-static void add_cell_flags(struct lab_store *st, int64_t run, int k, int b, int flag_rep, int flag_all);
+static void add_cell_flags(struct lab_store *st, int64_t run, int k, int b, int flag_rep,
+                           int flag_all);
 
 static void add_cell(struct lab_store *st, int64_t run, int k, int b)
 {
     add_cell_flags(st, run, k, b, -1, 0);
 }
 
-static void add_cell_flags(struct lab_store *st, int64_t run, int k, int b, int flag_rep, int flag_all)
+static void add_cell_flags(struct lab_store *st, int64_t run, int k, int b, int flag_rep,
+                           int flag_all)
 {
     static const char *const kernels[] = {"A", "B"};
-    int64_t cell = lab_store_cell_begin(st, run, kernels[k], "seqread", "lab.test=seqread lab.reps=4");
+    int64_t cell =
+        lab_store_cell_begin(st, run, kernels[k], "seqread", "lab.test=seqread lab.reps=4");
     char boot[8];
     snprintf(boot, sizeof boot, "%d", b + 1);
     lab_store_cell_set(st, cell, "warmup", "1");
@@ -39,10 +42,14 @@ static void add_cell_flags(struct lab_store *st, int64_t run, int k, int b, int 
         double rate = rep == 0 ? 9.0 : mbps[k][b][rep - 1];
         int64_t ns = (int64_t)(100e6 / (rate * 1e6) * 1e9);
         int flagged = flag_all || rep == flag_rep;
-        struct lab_sample s = {.cell = cell, .rep = rep, .test = "seqread", .bytes = 100000000,
+        struct lab_sample s = {.cell = cell,
+                               .rep = rep,
+                               .test = "seqread",
+                               .bytes = 100000000,
                                .real_ns = ns,
-                               .extra = flagged ? "ra_sectors=256 host_vcpu_wait_ns=90000000 host_flag=1"
-                                                : "ra_sectors=256 host_vcpu_wait_ns=1000"};
+                               .extra =
+                                   flagged ? "ra_sectors=256 host_vcpu_wait_ns=90000000 host_flag=1"
+                                           : "ra_sectors=256 host_vcpu_wait_ns=1000"};
         lab_store_add_sample(st, &s);
     }
     lab_store_cell_end(st, cell, "ok", NULL);
@@ -50,7 +57,8 @@ static void add_cell_flags(struct lab_store *st, int64_t run, int k, int b, int 
 
 static int64_t fixture_boots(struct lab_store *st)
 {
-    int64_t run = lab_store_run_begin(st, "lab run --kernels A,B --boots 3", "seqread", "pata-2003");
+    int64_t run =
+        lab_store_run_begin(st, "lab run --kernels A,B --boots 3", "seqread", "pata-2003");
     for (int b = 0; b < 3; b++)
         for (int k = 0; k < 2; k++)
             add_cell(st, run, k, b);
@@ -103,7 +111,7 @@ static void test_flagged(void **state)
     struct lab_store *st;
     assert_int_equal(lab_store_open(path, &st), 0);
     int64_t run = lab_store_run_begin(st, "lab run", "seqread", "pata-2003");
-    add_cell_flags(st, run, 0, 0, 2, 0); /* A: its second counted run flagged */
+    add_cell_flags(st, run, 0, 0, 2, 0);  /* A: its second counted run flagged */
     add_cell_flags(st, run, 1, 0, -1, 1); /* B: every run flagged */
     lab_store_run_end(st, run, "ok");
     struct lab_model *m = lab_model_load(st, run);

@@ -1,4 +1,4 @@
-/* Unit tests of host/bootstats.c. Expected values computed independently
+/* Unit tests of host/stats/bootstats.c. Expected values computed independently
  * with python3's statistics module and a numeric integral of Student's t
  * density (no scipy on this machine):
  *   boots [50.0 50.2 49.8] [52.0 52.1 51.9] [48.0 48.3 47.7]:
@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "host/bootstats.h"
+#include "host/stats/bootstats.h"
 
 #define N(x) (sizeof(x) / sizeof((x)[0]))
 

@@ -15,8 +15,8 @@
 
 #include "tests/unit/bundle_fixture.h"
 
-#include "host/bundle.h"
-#include "host/store.h"
+#include "host/run/bundle.h"
+#include "host/store/store.h"
 #include "common/file.h"
 #include "common/str.h"
 
@@ -39,39 +39,47 @@ static void test_job_round_trip(void **state)
     struct lab_cell_job a = {.attempt = 2,
                              .run = 7,
                              .index = 3,
-                             .reps = 4,
                              .timeout_s = 99,
                              .boot = 2,
                              .rt_priority = 10,
                              .cpu = 1};
     snprintf(a.key, sizeof a.key, "run-7-cell-3");
     snprintf(a.kernel, sizeof a.kernel, "6.12.113");
-    snprintf(a.experiment, sizeof a.experiment, "/x/seqread.exp");
-    snprintf(a.load, sizeof a.load, "io_load");
-    snprintf(a.scheduler, sizeof a.scheduler, "default");
+    snprintf(a.experiment, sizeof a.experiment, "seqread");
     snprintf(a.profile, sizeof a.profile, "pata-2003");
     snprintf(a.virt_type, sizeof a.virt_type, "qemu");
     snprintf(a.rt_note, sizeof a.rt_note, "fifo qemu=10");
-    a.sets[a.nsets++] = lab_xstrdup("file_size=8M");
-    a.sets[a.nsets++] = lab_xstrdup("verify=1");
+    snprintf(a.cpu_profile, sizeof a.cpu_profile, "pentium-66");
+    a.plan_experiment = lab_xstrdup("test = seqread\nfile_size = 8388608\n");
+    a.plan_text = lab_xstrdup("kernel 6.12.113\n");
+    memset(a.plan_sha256, 'a', 64);
     char *path = lab_asprintf("%s/CELL.json", dir);
     assert_int_equal(lab_cell_job_write(&a, path), 0);
     struct lab_cell_job b;
     assert_int_equal(lab_cell_job_read(path, &b), 0);
     assert_string_equal(b.key, a.key);
     assert_string_equal(b.kernel, a.kernel);
-    assert_string_equal(b.load, "io_load");
-    assert_string_equal(b.scheduler, "default");
+    assert_string_equal(b.experiment, "seqread");
+    assert_string_equal(b.plan_experiment, a.plan_experiment);
+    assert_null(b.plan_profile);
+    assert_string_equal(b.plan_sha256, a.plan_sha256);
     assert_string_equal(b.bus, "");
     assert_int_equal(b.attempt, 2);
     assert_int_equal(b.run, 7);
     assert_int_equal(b.cpu, 1);
-    assert_int_equal(b.nsets, 2);
-    assert_string_equal(b.sets[1], "verify=1");
-    lab_cell_job_free(&a);
+    assert_string_equal(b.cpu_profile, "pentium-66");
     lab_cell_job_free(&b);
+    /* A job without its plan is refused: a worker would have to guess.
+     * "plan" is the last key written. */
+    char *text = lab_read_text(path, 1 << 20, NULL), *cut = strstr(text, ",\n  \"plan\"");
+    assert_non_null(cut);
+    strcpy(cut, "\n}\n");
+    lab_write_file(path, text, strlen(text));
+    free(text);
+    assert_int_equal(lab_cell_job_read(path, &b), -1);
+    lab_cell_job_free(&a);
     /* A field out of range is refused. */
-    lab_write_file(path, "{\"format\": 1, \"key\": \"k\", \"attempt\": -1}", 41);
+    lab_write_file(path, "{\"format\": 1, \"key\": \"k\", \"attempt\": -1}", 40);
     assert_int_equal(lab_cell_job_read(path, &b), -1);
     free(path);
 }
@@ -91,7 +99,7 @@ static int64_t import_new(const char *db, const char *logs, const char *b, struc
 {
     assert_int_equal(lab_store_open(db, st), 0);
     int64_t run = lab_store_run_begin(*st, "lab run", "seqread", "fast");
-    assert_int_equal(lab_bundle_import(*st, run, logs, b, r), 0);
+    assert_int_equal(lab_bundle_import(*st, run, logs, b, NULL, r), 0);
     assert_int_equal(r->outcome, LAB_IMPORT_DONE);
     return run;
 }
@@ -111,13 +119,15 @@ static void test_import_once(void **state)
     assert_int_equal(count(st, "select count(*) from cells where cell_key = \"key-1\" and "
                                "attempt = 1 and host = \"h1\""),
                      1);
+    /* The cell's CPU profile comes along (docs/cpu.md). */
+    assert_int_equal(count(st, "select count(*) from cells where cpu = \"pentium-66\""), 1);
     /* The trace fact names the kept copy. */
     char fact[256];
     lab_store_cell_get(st, r.cell, "trace", fact, sizeof fact);
     char *want = lab_asprintf("%s/cell-0-k.trace", logs);
     assert_string_equal(fact, want);
     assert_true(lab_file_exists(logs)); /* the console was kept there */
-    assert_int_equal(lab_bundle_import(st, run, logs, b, &r), 0);
+    assert_int_equal(lab_bundle_import(st, run, logs, b, NULL, &r), 0);
     assert_int_equal(r.outcome, LAB_IMPORT_DUPLICATE);
     assert_int_equal(count(st, "select count(*) from samples"), 3);
     lab_store_close(st);
@@ -136,7 +146,7 @@ static void refused(const char *name, void (*spoil)(const char *b), const char *
     assert_int_equal(lab_store_open(db, &st), 0);
     int64_t run = lab_store_run_begin(st, "lab run", "seqread", "fast");
     unsigned before = count(st, "select count(*) from cells");
-    assert_int_equal(lab_bundle_import(st, run, dir, b, &r), -1);
+    assert_int_equal(lab_bundle_import(st, run, dir, b, NULL, &r), -1);
     assert_int_equal(r.outcome, LAB_IMPORT_REFUSED);
     if (!strstr(r.why, why))
         fail_msg("'%s' does not say '%s'", r.why, why);
@@ -167,11 +177,51 @@ static void drop_manifest(const char *b)
     free(p);
 }
 
+/* An ok cell whose manifest names no plan (a worker that checked none). */
+static void drop_plan(const char *b)
+{
+    char *p = lab_asprintf("%s/MANIFEST.json", b);
+    char *text = lab_read_text(p, 1 << 20, NULL), *at = strstr(text, FIXTURE_PLAN);
+    assert_non_null(at);
+    memmove(at, at + 64, strlen(at + 64) + 1);
+    lab_write_file(p, text, strlen(text));
+    free(text);
+    free(p);
+}
+
+/* The controller dispatched another plan than the bundle ran, or a cell
+ * ran ok without a checked plan: refused, nothing stored. */
+static void test_plan_checked(void **state)
+{
+    char *b = fixture_bundle(dir, "planned", "run-1-cell-5", 1, "ok");
+    char *db = lab_asprintf("%s/main.db", dir), *logs = lab_asprintf("%s/logs", dir);
+    struct lab_store *st;
+    assert_int_equal(lab_store_open(db, &st), 0);
+    int64_t run = lab_store_run_begin(st, "lab run", "seqread", "fast");
+    struct lab_import_result r;
+    unsigned before = count(st, "select count(*) from cells");
+    char other[65];
+    memset(other, 'q', 64);
+    other[64] = '\0';
+    assert_int_equal(lab_bundle_import(st, run, logs, b, other, &r), -1);
+    assert_int_equal(r.outcome, LAB_IMPORT_REFUSED);
+    assert_non_null(strstr(r.why, "it ran plan pppppppppppp, the controller planned qqqqqqqqqqqq"));
+    assert_int_equal(count(st, "select count(*) from cells"), before);
+    assert_int_equal(lab_bundle_import(st, run, dir, b, FIXTURE_PLAN, &r), 0);
+    assert_int_equal(r.outcome, LAB_IMPORT_DONE);
+    assert_int_equal(count(st, "select count(*) from cells"), before + 1);
+    lab_store_close(st);
+    free(db);
+    free(logs);
+    free(b);
+}
+
 static void test_refused(void **state)
 {
     refused("trunc", truncate_db, "cell.db is 4096 bytes, the manifest says");
     refused("changed", change_console, "does not match its SHA-256");
     refused("partial", drop_manifest, "partial: no MANIFEST.json");
+    refused("no plan", drop_plan, "its cell is ok but ran no checked plan");
 }
 
 /* A job that cannot start on its host (the kernel is unknown there) leaves
@@ -179,10 +229,10 @@ static void test_refused(void **state)
  * imported, the cell is stored failed with that reason. */
 static void test_cannot_start(void **state)
 {
-    struct lab_cell_job job = {.attempt = 1, .run = 1, .reps = 1};
+    struct lab_cell_job job = {.attempt = 1, .run = 1};
     snprintf(job.key, sizeof job.key, "run-1-cell-0");
     snprintf(job.kernel, sizeof job.kernel, "no-such-kernel");
-    snprintf(job.experiment, sizeof job.experiment, "/x/seqread.exp");
+    snprintf(job.experiment, sizeof job.experiment, "seqread");
     snprintf(job.profile, sizeof job.profile, "fast");
     char *b = lab_asprintf("%s/nostart", dir), *db = lab_asprintf("%s/main.db", dir);
     char *logs = lab_asprintf("%s/logs", dir);
@@ -216,6 +266,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_job_round_trip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_import_once, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_plan_checked, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cannot_start, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

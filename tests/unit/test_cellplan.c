@@ -1,4 +1,4 @@
-/* Unit tests of host/cellplan.c: a cell's plan (era, bus, channel, what
+/* Unit tests of host/plan/cellplan.c: a cell's plan (era, bus, channel, what
  * the guest mounts, the disks, modules and deadline) for representative
  * cells against golden files, and the reasons a cell cannot run. */
 #include <setjmp.h>
@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "host/cellplan.h"
+#include "host/plan/cellplan.h"
 #include "kernels/catalog.h"
 #include "tests/unit/golden.h"
 

@@ -12,8 +12,8 @@
 
 #include "tests/unit/fixture.h"
 #include "tests/unit/golden.h"
-#include "host/runcompare.h"
-#include "host/store.h"
+#include "host/stats/runcompare.h"
+#include "host/store/store.h"
 #include "common/file.h"
 #include "common/str.h"
 
@@ -57,6 +57,30 @@ static void test_compare(void **state)
     free(path);
 }
 
+static int set_cpu(const struct lab_cell_info *ci, void *st)
+{
+    return lab_store_cell_cpu(st, ci->id, "pentium-66");
+}
+
+/* Run B on another CPU profile (host/plan/cpu.h): every verdict says so. */
+static void test_different_cpus(void **state)
+{
+    char *path = lab_asprintf("%s/cpus.db", dir);
+    struct lab_store *st;
+    assert_int_equal(lab_store_open(path, &st), 0);
+    int64_t a = fixture_seqread(st, 1.0, 0);
+    int64_t b = fixture_seqread(st, 1.2, 0);
+    char *text = render(st, a, b, 0);
+    assert_null(strstr(text, "DIFFERENT CPUs"));
+    free(text);
+    assert_int_equal(lab_store_foreach_cell(st, b, set_cpu, st), 0);
+    text = render(st, a, b, 0);
+    assert_non_null(strstr(text, "[DIFFERENT CPUs: pentium-66 vs fast]"));
+    free(text);
+    lab_store_close(st);
+    free(path);
+}
+
 static void test_missing(void **state)
 {
     char *path = lab_asprintf("%s/empty.db", dir);
@@ -83,6 +107,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_compare),
         cmocka_unit_test(test_missing),
+        cmocka_unit_test(test_different_cpus),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

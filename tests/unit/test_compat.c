@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "kernels/compat.h"
+#include "kernels/compat_strings.h"
 #include "kernels/era.h"
 #include "kernels/toolchain.h"
 #include "common/file.h"
@@ -57,7 +58,7 @@ static void test_coverage(void **state)
                          "2.6.1-rc1", "2.6.9",  "2.6.11", "2.6.12-rc2", "2.6.12.6"};
     for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
         assert_non_null(lab_compat_covers(kv(yes[i]), I));
-    const char *no[] = {"2.2.26", "2.5.75", "2.6.13-rc1", "2.6.13", "2.6.36", "3.0", "6.1"};
+    const char *no[] = {"2.2.26", "2.5.75", "3.0-rc1", "3.0", "3.10", "5.15.3", "6.1"};
     for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
         assert_null(lab_compat_covers(kv(no[i]), I));
     /* x86_64: 2.6 only (2.4 x86_64 is not covered) */
@@ -65,6 +66,8 @@ static void test_coverage(void **state)
     assert_non_null(lab_compat_covers(kv("2.6.0"), X));
     assert_null(lab_compat_covers(kv("2.4.22"), X));
     assert_null(lab_compat_covers(kv("2.6.13"), X));
+    assert_non_null(lab_compat_covers(kv("2.6.13"), I));
+    assert_non_null(lab_compat_covers(kv("2.6.20"), I));
     assert_int_equal(lab_compat_arch("i686"), I);
     assert_int_equal(lab_compat_arch("i386"), I);
     assert_int_equal(lab_compat_arch("x86_64"), X);
@@ -76,7 +79,8 @@ static void test_which_fixups(void **state)
     const unsigned I = LAB_COMPAT_I386;
     assert_true(applies("segreg-asm", "2.4.22", I));
     assert_true(applies("segreg-asm", "2.6.12-rc2", I));
-    assert_false(applies("segreg-asm", "2.6.13", I));
+    assert_true(applies("segreg-asm", "2.6.20", I)); /* include/asm-i386 to 2.6.23 */
+    assert_false(applies("segreg-asm", "2.6.24", I));
     assert_false(applies("segreg-asm", "2.6.9", LAB_COMPAT_X86_64));
     assert_true(applies("segreg-asm-64", "2.6.9", LAB_COMPAT_X86_64));
     assert_true(applies("rmw-asm-64", "2.6.12-rc2", LAB_COMPAT_X86_64));
@@ -93,6 +97,12 @@ static void test_which_fixups(void **state)
     assert_true(applies("compiler-gcc4", "2.6.11", I));
     assert_false(applies("compiler-gcc4", "2.4.22", I));
     assert_true(applies("vsyscall-ld-m", "2.6.12-rc2", I));
+    /* 2.6.13+ rows */
+    assert_true(applies("vsyscall-ld-m-late", "2.6.20", I));
+    assert_false(applies("vsyscall-ld-m-late", "2.6.12", I));
+    assert_true(applies("make-mixed-rules", "2.6.20", I));
+    assert_false(applies("make-mixed-rules", "2.6.9", I)); /* its cache key stays */
+    assert_true(applies("asm-only-callees", "2.6.20", I));
     /* every row names what it changes and the tool it works around */
     for (size_t i = 0; i < lab_compat_fixup_count(); i++) {
         const struct lab_compat_fixup *f = lab_compat_fixup_at(i);
@@ -265,6 +275,48 @@ static void test_regex_rows(void **state)
     assert_int_equal(n, 1);
     assert_string_equal(out,
                         "#define __IRQ_STAT(cpu, member)\t(irq_stat[((void)(cpu), 0)].member)\n");
+    free(out);
+
+    /* 2.6.13+ rows, on text in the shape of the era's files */
+    out = run("make-mixed-rules",
+              "\nconfig %config: scripts_basic outputmakefile FORCE\n\t$(Q)mkdir -p include\n"
+              "\n/ %/: prepare scripts FORCE\n%.ko: prepare scripts FORCE\n",
+              &n);
+    assert_int_equal(n, 2);
+    assert_non_null(strstr(out, "\n%config: scripts_basic outputmakefile FORCE\n"));
+    assert_non_null(strstr(out, "\n%/: prepare scripts FORCE\n"));
+    assert_non_null(strstr(out, "\n%.ko: prepare"));
+    free(out);
+    out = run("unifdef-getline",
+              "static Linetype         getline(void);\n\tlineval = getline();\n"
+              "getline(void)\n{\n\tfgets(tline, MAXLINE, input); /* not getline( here */\n",
+              &n);
+    assert_int_equal(n, 4);
+    assert_null(strstr(out, " getline("));
+    assert_non_null(strstr(out, "= get_line();"));
+    assert_non_null(strstr(out, "\nget_line(void)"));
+    free(out);
+    out =
+        run("sumversion-limits", "#include <ctype.h>\n#include <string.h>\n#include \"m.h\"\n", &n);
+    assert_int_equal(n, 1);
+    assert_non_null(strstr(out, "#include <string.h>\n#include <limits.h>"));
+    free(out);
+    out = run("asm-only-callees",
+              "\nstatic void fastcall noinline __sched\n__mutex_lock_slowpath(atomic_t *c);\n"
+              "\nstatic fastcall noinline void\n__mutex_lock_nointerrupt(void)\n"
+              "\nstatic int fastcall noinline __sched\n__mutex_trylock(void)\n"
+              "\nstatic inline int helper(void)\n",
+              &n);
+    assert_int_equal(n, 3);
+    assert_non_null(strstr(out, "static __attribute__((used)) void fastcall noinline __sched"));
+    assert_non_null(strstr(out, "static __attribute__((used)) fastcall noinline void"));
+    assert_non_null(strstr(out, "static __attribute__((used)) int fastcall noinline"));
+    assert_non_null(strstr(out, "\nstatic inline int helper"));
+    free(out);
+    out = run("compiler-gcc-header",
+              "#define gcc_header(x) _gcc_header(x)\n#include gcc_header(__GNUC__)\n", &n);
+    assert_int_equal(n, 1);
+    assert_non_null(strstr(out, "#include gcc_header(4)"));
     free(out);
 
     out = run("compiler-gcc4",
@@ -458,7 +510,7 @@ static void test_toolchain_decision(void **state)
     assert_int_equal(lab_compiler_parse("13", "gcc (GCC) 13.2.0", &g13), 0);
     assert_int_equal(lab_compiler_parse("4.4.7", "gcc-4.4 (Debian 4.4.7-8) 4.4.7", &g44), 0);
     assert_int_equal(lab_compiler_parse("14.0.6", "Debian clang version 14.0.6", &cl), 0);
-    char msg[512];
+    char msg[1024];
     /* covered: through the layer */
     assert_int_equal(lab_toolchain_decide(kv("2.6.9"), "i686", &g12, 0, msg, sizeof msg), 2);
     assert_int_equal(lab_toolchain_decide(kv("2.4.22"), "i686", &g11, 0, msg, sizeof msg), 2);
@@ -469,8 +521,9 @@ static void test_toolchain_decision(void **state)
     assert_int_equal(lab_toolchain_decide(kv("6.1"), "x86_64", &g12, 0, msg, sizeof msg), 1);
     /* refused with today's message: outside the layer's versions, arches
      * or compilers */
-    assert_int_equal(lab_toolchain_decide(kv("2.6.20"), "i686", &g12, 0, msg, sizeof msg), 0);
-    assert_non_null(strstr(msg, "linux 2.6.20 needs gcc 3.2..4.4"));
+    assert_int_equal(lab_toolchain_decide(kv("3.10"), "i686", &g12, 0, msg, sizeof msg), 0);
+    assert_non_null(strstr(msg, "linux 3.10 needs gcc 3.2..4.9"));
+    assert_non_null(strstr(msg, "The era compat layer: 3.0..5.15.x"));
     assert_int_equal(lab_toolchain_decide(kv("2.6.12-rc2"), "x86_64", &g12, 0, msg, sizeof msg), 2);
     assert_int_equal(lab_toolchain_decide(kv("2.4.22"), "x86_64", &g12, 0, msg, sizeof msg), 0);
     assert_non_null(strstr(msg, "linux 2.4.22 needs gcc 2.95..3.4"));
@@ -480,14 +533,131 @@ static void test_toolchain_decision(void **state)
     assert_non_null(strstr(msg, "clang"));
 }
 
+/* Every version from 2.4.0 to 6.x, on both arches, resolves to exactly
+ * one decision with the host's gcc 12 and gcc 11: native (the compiler
+ * table), through the layer (a coverage row), or refused with the layer's
+ * reason. None falls between rules, none is both covered and refused. */
+static void walk_one(lab_kver v, const char *arch, const struct lab_compiler *cc)
+{
+    char msg[1024], ver[32];
+    unsigned a = lab_compat_arch(arch);
+    lab_kver_format(v, ver, sizeof ver);
+    int d = lab_toolchain_decide(v, arch, cc, 0, msg, sizeof msg);
+    const struct lab_compat_cover *c = lab_compat_covers(v, a);
+    const struct lab_compat_refusal *r = lab_compat_refuses(v, a);
+    if (c && r)
+        fail_msg("linux %s %s is both covered and refused", ver, arch);
+    if (d == 0 && !r)
+        fail_msg("linux %s %s with %s: refused with no reason of the layer", ver, arch, cc->text);
+    if (d == 0 && !strstr(msg, r->reason))
+        fail_msg("linux %s %s: the refusal does not give the layer's reason: %s", ver, arch, msg);
+    if (d == 2 && !c)
+        fail_msg("linux %s %s: through the layer without a coverage row", ver, arch);
+    if (d == 1 && (c || r))
+        fail_msg("linux %s %s: native, yet a layer row names it", ver, arch);
+}
+
+static void test_every_version_resolves(void **state)
+{
+    struct lab_compiler g12, g11;
+    assert_int_equal(lab_compiler_parse("12", "gcc (Debian 12.2.0-14+deb12u1) 12.2.0", &g12), 0);
+    assert_int_equal(lab_compiler_parse("11", "gcc-11 (Debian 11.3.0-12) 11.3.0", &g11), 0);
+    /* the last minor of each series, and the highest sublevel walked */
+    static const struct {
+        unsigned major, minor_max, patch_max;
+    } series[] = {{2, 6, 40}, {3, 19, 3}, {4, 20, 3}, {5, 19, 3}, {6, 12, 3}};
+    const char *arches[] = {"i686", "x86_64"};
+    int walked = 0;
+    for (size_t s = 0; s < sizeof series / sizeof series[0]; s++) {
+        unsigned minor0 = series[s].major == 2 ? 4 : 0;
+        for (unsigned m = minor0; m <= series[s].minor_max; m++) {
+            unsigned pmax = series[s].major == 2 && m != 6 ? 80 : series[s].patch_max;
+            static const unsigned rcs[] = {1, 8, 255}; /* -rc1, -rc8, the release */
+            for (unsigned p = 0; p <= pmax; p++)
+                for (size_t k = 0; k < 3; k++)
+                    for (size_t a = 0; a < 2; a++) {
+                        lab_kver v = LAB_KV4(series[s].major, m, p, 0, rcs[k]);
+                        walk_one(v, arches[a], &g12);
+                        walk_one(v, arches[a], &g11);
+                        walked++;
+                    }
+        }
+    }
+    assert_true(walked > 1000);
+    /* the boundaries by name: covered, refused, native */
+    char msg[1024];
+    assert_int_equal(lab_toolchain_decide(kv("2.6.20"), "i686", &g12, 0, msg, sizeof msg), 2);
+    assert_int_equal(lab_toolchain_decide(kv("2.6.13-rc1"), "i686", &g12, 0, msg, sizeof msg), 2);
+    assert_int_equal(lab_toolchain_decide(kv("2.5.75"), "i686", &g12, 0, msg, sizeof msg), 0);
+    assert_non_null(strstr(msg, "development series"));
+    assert_int_equal(lab_toolchain_decide(kv("2.6.20"), "x86_64", &g12, 0, msg, sizeof msg), 0);
+    assert_non_null(strstr(msg, "--arch i686"));
+    assert_int_equal(lab_toolchain_decide(kv("5.16"), "i686", &g12, 0, msg, sizeof msg), 1);
+    assert_int_equal(lab_toolchain_decide(kv("6.12.3"), "x86_64", &g12, 0, msg, sizeof msg), 1);
+}
+
+/* Multi-line string literals: the shape of 2.4.16's include/asm-i386/
+ * checksum.h, and what must stay as it is around them. */
+static void test_join_strings(void **state)
+{
+    static const char in[] =
+        "#error this can't be \"here\n"                             /* a #error's apostrophe */
+        "/* a \"quote in a comment\n   \" */ char q = '\"';\n"      /* comment, char literal */
+        "const char *s = \"a\\\n b\";\n"                            /* a splice stays */
+        "__asm__(\"\n\tmovl %0, %%eax\n1:\tdecl %1\n\tjnz 1b\n\"\n" /* the asm */
+        "\t: \"=r\"(x) : \"r\"(y));\n// it's \"done\n";
+    static const char want[] =
+        "#error this can't be \"here\n" /* a directive's open quote ends with its line */
+        "/* a \"quote in a comment\n   \" */ char q = '\"';\n"
+        "const char *s = \"a\\\n b\";\n"
+        "__asm__(\"\\n\"\n\"\tmovl %0, %%eax\\n\"\n\"1:\tdecl %1\\n\"\n\"\tjnz 1b\\n\"\n\"\"\n"
+        "\t: \"=r\"(x) : \"r\"(y));\n// it's \"done\n";
+    char *out;
+    (void)state;
+    assert_int_equal(lab_compat_join_strings(in, &out), 4);
+    assert_string_equal(out, want);
+    char *again;
+    assert_int_equal(lab_compat_join_strings(want, &again), 0); /* done once */
+    free(again);
+    free(out);
+
+    /* From the log, in the row's range only (2.4.0 to 2.4.19). */
+    char dir[] = "/tmp/lab-compat-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char *f = lab_asprintf("%s/checksum.h", dir);
+    const char *h = "asm(\"\n\tnop\n\");\n";
+    assert_int_equal(lab_write_file(f, h, strlen(h)), 0);
+    char *log = lab_asprintf("%s:2:10: warning: missing terminating \" character\n"
+                             "%s:2:10: error: missing terminating \" character\n"
+                             "%s:3:1: error: missing terminating \" character\n",
+                             f, f, f);
+    assert_int_equal(lab_compat_fix_strings(dir, log, NULL, kv("2.4.22"), LAB_COMPAT_I386), 0);
+    assert_int_equal(lab_compat_fix_strings(dir, log, NULL, kv("2.4.16"), LAB_COMPAT_I386), 1);
+    size_t len;
+    char *now = lab_read_file(f, &len);
+    assert_string_equal(now, "asm(\"\\n\"\n\"\tnop\\n\"\n\"\");\n");
+    assert_int_equal(lab_compat_fix_strings(dir, log, NULL, kv("2.4.16"), LAB_COMPAT_I386), 0);
+    free(now);
+    lab_rm_rf(dir);
+    free(log);
+    free(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_coverage),      cmocka_unit_test(test_which_fixups),
-        cmocka_unit_test(test_flags),         cmocka_unit_test(test_segreg),
-        cmocka_unit_test(test_switch_to_esp), cmocka_unit_test(test_rmw),
-        cmocka_unit_test(test_regex_rows),    cmocka_unit_test(test_conflicts),
-        cmocka_unit_test(test_fix_tree),      cmocka_unit_test(test_toolchain_decision),
+        cmocka_unit_test(test_coverage),
+        cmocka_unit_test(test_which_fixups),
+        cmocka_unit_test(test_flags),
+        cmocka_unit_test(test_segreg),
+        cmocka_unit_test(test_switch_to_esp),
+        cmocka_unit_test(test_rmw),
+        cmocka_unit_test(test_regex_rows),
+        cmocka_unit_test(test_conflicts),
+        cmocka_unit_test(test_fix_tree),
+        cmocka_unit_test(test_join_strings),
+        cmocka_unit_test(test_toolchain_decision),
+        cmocka_unit_test(test_every_version_resolves),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,4 +1,4 @@
-/* Unit tests of host/contention.c: the /proc parsers and a run's figures
+/* Unit tests of host/cell/contention.c: the /proc parsers and a run's figures
  * and flag from its begin and end snapshots. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "host/contention.h"
+#include "host/cell/contention.h"
 
 static void test_parsers(void **state)
 {
@@ -29,8 +29,12 @@ static void test_parsers(void **state)
 
 static void test_extra_and_flag(void **state)
 {
-    struct lab_contention_snap b = {.vcpu_wait_ns = 1000, .psi_some_us = 500, .have_disk = 1,
-                                    .disk_reqs = 10, .disk_late = 1, .disk_late_ns = 2000};
+    struct lab_contention_snap b = {.vcpu_wait_ns = 1000,
+                                    .psi_some_us = 500,
+                                    .have_disk = 1,
+                                    .disk_reqs = 10,
+                                    .disk_late = 1,
+                                    .disk_late_ns = 2000};
     struct lab_contention_snap e = b;
     e.vcpu_wait_ns += 10000000; /* 10 ms of a 1 s run: 1%, under 5% */
     e.psi_some_us += 250000;

@@ -4,7 +4,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "host/domain.h"
+#include "host/plan/domain.h"
 #include "tests/unit/golden.h"
 
 static struct lab_domain_spec ide_cell(void)
@@ -114,6 +114,23 @@ static void test_realtime(void **state)
     free(xml);
 }
 
+/* A CPU profile: QEMU's instruction counter through the QEMU namespace
+ * (host/plan/cpu.h); without one, neither the namespace nor the element. */
+static void test_icount(void **state)
+{
+    struct lab_domain_spec s = ide_cell();
+    char *xml = lab_domain_xml(&s);
+    assert_null(strstr(xml, "qemu:"));
+    free(xml);
+    s.icount = "shift=3,align=on,sleep=on";
+    xml = lab_domain_xml(&s);
+    assert_non_null(xml);
+    assert_non_null(strstr(xml, "xmlns:qemu=\"http://libvirt.org/schemas/domain/qemu/1.0\""));
+    assert_non_null(strstr(xml, "<qemu:arg value=\"-icount\"/>"));
+    assert_golden("domain-icount.xml", xml);
+    free(xml);
+}
+
 static void test_escaping(void **state)
 {
     struct lab_domain_spec s = ide_cell();
@@ -128,9 +145,13 @@ static void test_escaping(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_ide_virtio_serial), cmocka_unit_test(test_uart_channel),
-        cmocka_unit_test(test_nbd_buses),         cmocka_unit_test(test_iotune),
-        cmocka_unit_test(test_escaping),          cmocka_unit_test(test_realtime),
+        cmocka_unit_test(test_ide_virtio_serial),
+        cmocka_unit_test(test_uart_channel),
+        cmocka_unit_test(test_nbd_buses),
+        cmocka_unit_test(test_iotune),
+        cmocka_unit_test(test_escaping),
+        cmocka_unit_test(test_realtime),
+        cmocka_unit_test(test_icount),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,4 +1,4 @@
-/* Unit tests of host/engine_spool.c without a guest or an engine: the
+/* Unit tests of host/run/engine_spool.c without a guest or an engine: the
  * attempts of one cell in SPOOL/KEY/aN, as Slurm's requeues or GNU
  * parallel's retries leave them. */
 #include <setjmp.h>
@@ -14,8 +14,9 @@
 
 #include "tests/unit/bundle_fixture.h"
 
-#include "host/engine.h"
-#include "host/store.h"
+#include "host/run/engine.h"
+#include "host/store/store.h"
+#include "kernels/catalog.h"
 #include "common/file.h"
 #include "common/str.h"
 
@@ -150,12 +151,61 @@ static void test_cannot_start(void **state)
     close_fixture(&f);
 }
 
+/* The queue both spool engines keep (struct lab_spool_cells): cells
+ * queued with their jobs written, the first of a batch the engine would
+ * not take given up on, and the spool kept until every cell is done. */
+static void test_spool_cells(void **state)
+{
+    struct fixture f;
+    struct lab_cell_result res;
+    open_fixture(&f);
+    setenv("LAB_HOME", dir, 1);
+    static const struct lab_kernel kern = {
+        .name = "K", .arch = "x86_64", .source = "debian", .version = "6.1.170"};
+    struct lab_experiment exp;
+    assert_int_equal(lab_experiment_load("seqread", &exp), 0);
+    struct lab_engine e = {.env = &f.env};
+    struct lab_spool_cells *q = calloc(1, sizeof *q);
+    assert_int_equal(lab_spool_cells_open(q, "test"), 0);
+    assert_true(lab_file_exists(q->spool));
+    assert_true(q->lab[0] == '/');
+    for (int i = 0; i < 2; i++) {
+        struct lab_cell_spec spec = {.index = 5 + i, .kernel = &kern, .exp = &exp};
+        assert_int_equal(lab_spool_cells_add(&e, q, &spec, &res), LAB_RUN_Q_QUEUED);
+    }
+    assert_int_equal(q->ncells, 2);
+    char *job = lab_asprintf("%s/%s", q->cells[1].dir, LAB_BUNDLE_JOB);
+    assert_true(lab_file_exists(job));
+    assert_int_equal(lab_spool_cells_outstanding(q), 1);
+    assert_int_equal(lab_spool_cells_refuse(&f.env, q, "the engine said no", &res), 5);
+    assert_int_equal(q->submitted, 2);
+    assert_int_equal(res.status, LAB_CELL_FAILED);
+    assert_non_null(strstr(res.reason, "the engine said no"));
+    assert_int_equal(lab_spool_cells_outstanding(q), 1); /* the second is not done */
+    char *spool = lab_xstrdup(q->spool);
+    lab_spool_cells_close(q);
+    assert_true(lab_file_exists(spool)); /* kept: a cell may still land */
+    assert_int_equal(lab_spool_cells_open(q, "test"), 0);
+    q->ncells = 1;
+    q->cells[0].done = 1;
+    assert_int_equal(lab_spool_cells_outstanding(q), 0);
+    lab_spool_cells_close(q);
+    assert_false(lab_file_exists(spool));
+    free(spool);
+    free(job);
+    free(q);
+    lab_experiment_free(&exp);
+    unsetenv("LAB_HOME");
+    close_fixture(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_failed_then_ok, setup, teardown),
         cmocka_unit_test_setup_teardown(test_give_up, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cannot_start, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_spool_cells, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

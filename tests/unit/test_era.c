@@ -271,7 +271,7 @@ static void assert_mods(const struct lab_era *e, const char *bus, const char *co
 static void test_modules_modern(void **state)
 {
     struct lab_era e = era_of("6.1.0-47");
-    /* the list host/cell.c uses for IDE cells on Debian 6.1/6.12 */
+    /* the list host/cell/cell.c uses for IDE cells on Debian 6.1/6.12 */
     const char *ide[] = {"ata_piix", "sd_mod",     "crc32c_generic",
                          "ext4",     "virtio_pci", "virtio_console"};
     assert_mods(&e, "ide", ide, 6);

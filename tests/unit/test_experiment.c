@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "host/experiment.h"
+#include "host/plan/experiment.h"
 
 /* Captures what lab_error prints, to check the message names file and line. */
 static char captured[4096];
@@ -68,9 +68,13 @@ static void test_refusals(void **state)
         {"test = seqread\nreps = 3x\n", "t.exp:2: value of 'reps' is not a number"},
         {"test = seqread\nfile_size = lots\n", "t.exp:2: value of 'file_size' is not a size"},
         {"test = seqwrite\n", "t.exp:1: unknown test 'seqwrite' (known: seqread, devread, "
-                              "randread, treeread, overwrite, contest)"},
+                              "randread, treeread, overwrite, contest"}, /* then any added */
         {"reps = 2\n", "t.exp: no 'test = ...' line"},
         {"test seqread\n", "t.exp:1: expected 'key = value'"},
+        {"test = seqread\nboot_args = clock=pit lab.reps=9\n",
+         "t.exp:2: boot_args = clock=pit lab.reps=9: lab.* words are the agent's"},
+        {"test = seqread\nboot_args = acpi_osi=\"Linux\"\n",
+         "t.exp:2: boot_args = acpi_osi=\"Linux\": only printable characters without quotes"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct lab_experiment e;
@@ -172,13 +176,42 @@ static void test_shipped_files_parse(void **state)
     lab_experiment_free(&e);
 }
 
+/* What a cell job carries: every shipped experiment, with a variant's
+ * load or an override, formatted and parsed back is the same experiment
+ * (the same text again, the same agent parameters). */
+static void test_format_round_trip(void **state)
+{
+    static const char *const names[] = {"seqread", "readahead-sweep", "randread",
+                                        "contest", "tree-under-load", "tree-under-load-overwrite",
+                                        "rawread", "directread"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        struct lab_experiment e, back;
+        assert_int_equal(lab_experiment_load(names[i], &e), 0);
+        assert_int_equal(lab_experiment_set(&e, "--set", "warmup=2"), 0);
+        char *text = lab_experiment_format(&e);
+        assert_int_equal(lab_experiment_parse("job", text, &back), 0);
+        char *again = lab_experiment_format(&back);
+        assert_string_equal(text, again);
+        char *a = lab_experiment_cmdline(&e), *b = lab_experiment_cmdline(&back);
+        assert_string_equal(a, b);
+        assert_non_null(strstr(text, "warmup = 2\n"));
+        free(a);
+        free(b);
+        free(text);
+        free(again);
+        lab_experiment_free(&e);
+        lab_experiment_free(&back);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_values_and_sizes), cmocka_unit_test(test_defaults),
-        cmocka_unit_test(test_refusals),         cmocka_unit_test(test_set_override),
-        cmocka_unit_test(test_raw_disk_keys),    cmocka_unit_test(test_readahead_list),
-        cmocka_unit_test(test_tree_experiments), cmocka_unit_test(test_shipped_files_parse),
+        cmocka_unit_test(test_values_and_sizes),  cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_refusals),          cmocka_unit_test(test_set_override),
+        cmocka_unit_test(test_raw_disk_keys),     cmocka_unit_test(test_readahead_list),
+        cmocka_unit_test(test_tree_experiments),  cmocka_unit_test(test_shipped_files_parse),
+        cmocka_unit_test(test_format_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

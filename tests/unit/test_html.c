@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host/bisect.h"
+#include "host/bisect/bisect.h"
 #include "tests/unit/fixture.h"
-#include "host/html.h"
-#include "host/store.h"
-#include "host/store_bisect.h"
+#include "host/report/html.h"
+#include "host/store/store.h"
+#include "host/bisect/store_bisect.h"
 #include "common/file.h"
 #include "common/str.h"
 

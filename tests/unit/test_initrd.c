@@ -4,6 +4,8 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include <sys/stat.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +36,12 @@ static void test_ext2_initrd(void **state)
     struct lab_initramfs_spec spec = {.agent_path = agent, .params = "lab.chan=ttyS1\n"};
     assert_int_equal(lab_ext2_initrd_get(&spec, &img), 0);
     assert_non_null(strstr(img, "/images/initrd-"));
+    /* 2.4 copies all of it into the RAM disk at boot: no bigger than asked,
+     * and within the RAM disk the command line sets up. */
+    struct stat sb;
+    assert_int_equal(stat(img, &sb), 0);
+    assert_int_equal(sb.st_size, (off_t)LAB_INITRD_IMAGE_KIB * 1024);
+    assert_true(LAB_INITRD_IMAGE_KIB <= LAB_INITRD_KIB);
     /* /init is the agent, executable; /dev/console is char 5,1. */
     assert_non_null(strstr(debugfs(img, "stat /init"), "Mode:  0755"));
     assert_non_null(strstr(debugfs(img, "cat /init"), "fake agent"));

@@ -11,8 +11,8 @@
 
 #include "tests/unit/fixture.h"
 #include "tests/unit/golden.h"
-#include "host/json.h"
-#include "host/store.h"
+#include "host/report/json.h"
+#include "host/store/store.h"
 #include "common/file.h"
 #include "common/str.h"
 

@@ -12,9 +12,9 @@
 #include <string.h>
 
 #include "tests/unit/fixture.h"
-#include "host/junit.h"
-#include "host/store.h"
-#include "host/store_bisect.h"
+#include "host/report/junit.h"
+#include "host/store/store.h"
+#include "host/bisect/store_bisect.h"
 #include "common/file.h"
 #include "common/str.h"
 
@@ -152,7 +152,7 @@ static void test_bisect_stored(void **state)
     for (size_t i = 0; i < 3; i++)
         assert_int_equal(lab_store_bisect_add_step(st, id, &steps[i]), 0);
     lab_store_bisect_end(st, id, "found", "2051907f382309384522e07755247a6e81c3cf9a",
-                      "block: cap requests", "good and bad differ");
+                         "block: cap requests", "good and bad differ");
     struct lab_bisect_info info;
     struct lab_bisect_step *back;
     size_t n;

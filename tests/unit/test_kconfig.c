@@ -4,8 +4,11 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "common/str.h"
+#include "kernels/build.h"
 #include "kernels/era.h"
 #include "kernels/kconfig.h"
 
@@ -192,12 +195,78 @@ static void test_ide_stack_from_config(void **state)
                         "ATA_PIIX+BLK_DEV_SD|SCSI_ATA_PIIX+BLK_DEV_SD");
 }
 
+/* DMA at boot on drivers/ide: what each version's PIIX driver needs, and
+ * the lab's own fragments against every version they cover. */
+static void test_ide_dma_at_boot(void **state)
+{
+    struct lab_kconfig c;
+    struct lab_era era;
+    char reason[300];
+    /* A prebuilt 2.6.11.12 whose .config leaves DMA to the user (hdparm -d1). */
+    assert_int_equal(lab_era_for("2.6.11.12", "i686", &era), 0);
+    assert_int_equal(lab_kconfig_parse("CONFIG_BLK_DEV_PIIX=y\nCONFIG_BLK_DEV_IDEDISK=y\n"
+                                       "CONFIG_BLK_DEV_IDEDMA_PCI=y\n"
+                                       "# CONFIG_IDEDMA_PCI_AUTO is not set\n",
+                                       &c, NULL, 0),
+                     0);
+    assert_int_equal(lab_kconfig_ide_dma_at_boot(&c, &era, reason, sizeof reason), 0);
+    assert_string_equal(reason, "CONFIG_IDEDMA_PCI_AUTO is not set");
+    /* 2.4.20's piix.c sets autodma only under PIIX_TUNING; 2.4.22's never asks. */
+    assert_int_equal(lab_era_for("2.4.20", "i686", &era), 0);
+    lab_kconfig_free(&c);
+    assert_int_equal(lab_kconfig_parse("CONFIG_BLK_DEV_PIIX=y\nCONFIG_BLK_DEV_IDEDISK=y\n"
+                                       "CONFIG_BLK_DEV_IDEDMA_PCI=y\nCONFIG_IDEDMA_PCI_AUTO=y\n",
+                                       &c, NULL, 0),
+                     0);
+    assert_int_equal(lab_kconfig_ide_dma_at_boot(&c, &era, reason, sizeof reason), 0);
+    assert_string_equal(reason, "CONFIG_PIIX_TUNING is missing");
+    assert_int_equal(lab_era_for("2.4.22", "i686", &era), 0);
+    assert_int_equal(lab_kconfig_ide_dma_at_boot(&c, &era, reason, sizeof reason), 1);
+    assert_int_equal(lab_era_for("2.4.19", "i686", &era), 0);
+    assert_int_equal(lab_kconfig_ide_dma_at_boot(&c, &era, reason, sizeof reason), 0);
+    /* After 2.6.20 an option the .config never mentions is not held against it. */
+    assert_int_equal(lab_era_for("2.6.24", "i686", &era), 0);
+    lab_kconfig_free(&c);
+    assert_int_equal(lab_kconfig_parse("CONFIG_BLK_DEV_PIIX=y\nCONFIG_BLK_DEV_IDEDISK=y\n"
+                                       "CONFIG_BLK_DEV_IDEDMA_PCI=y\n",
+                                       &c, NULL, 0),
+                     0);
+    assert_int_equal(lab_kconfig_ide_dma_at_boot(&c, &era, reason, sizeof reason), 1);
+    /* libata: not this check's. */
+    lab_kconfig_free(&c);
+    assert_int_equal(lab_kconfig_parse("CONFIG_ATA_PIIX=y\nCONFIG_BLK_DEV_SD=y\n", &c, NULL, 0), 0);
+    assert_int_equal(lab_kconfig_ide_dma_at_boot(&c, &era, reason, sizeof reason), -1);
+    lab_kconfig_free(&c);
+
+    /* The lab's fragments: DMA at boot for every 2.4.x and 2.6.0-2.6.20. */
+    static const char *const v24[] = {"2.4.0", "2.4.9", "2.4.18", "2.4.20", "2.4.21", "2.4.37"};
+    static const char *const v26[] = {"2.6.0",     "2.6.1-rc1", "2.6.8.1", "2.6.10",
+                                      "2.6.11.12", "2.6.12.6",  "2.6.20"};
+    char *frag = lab_asprintf("%s/lab-2.4.config", lab_build_configs_dir());
+    assert_int_equal(lab_kconfig_load(frag, &c), 0);
+    free(frag);
+    for (size_t i = 0; i < sizeof v24 / sizeof v24[0]; i++) {
+        assert_int_equal(lab_era_for(v24[i], "i686", &era), 0);
+        assert_int_equal(lab_kconfig_ide_dma_at_boot(&c, &era, reason, sizeof reason), 1);
+    }
+    lab_kconfig_free(&c);
+    frag = lab_asprintf("%s/lab-2.6.config", lab_build_configs_dir());
+    assert_int_equal(lab_kconfig_load(frag, &c), 0);
+    free(frag);
+    for (size_t i = 0; i < sizeof v26 / sizeof v26[0]; i++) {
+        assert_int_equal(lab_era_for(v26[i], "i686", &era), 0);
+        assert_int_equal(lab_kconfig_ide_dma_at_boot(&c, &era, reason, sizeof reason), 1);
+    }
+    lab_kconfig_free(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parse_states), cmocka_unit_test(test_override_and_errors),
-        cmocka_unit_test(test_bus_checks),   cmocka_unit_test(test_fs_and_initrd),
-        cmocka_unit_test(test_era_options),  cmocka_unit_test(test_ide_stack_from_config),
+        cmocka_unit_test(test_parse_states),    cmocka_unit_test(test_override_and_errors),
+        cmocka_unit_test(test_bus_checks),      cmocka_unit_test(test_fs_and_initrd),
+        cmocka_unit_test(test_era_options),     cmocka_unit_test(test_ide_stack_from_config),
+        cmocka_unit_test(test_ide_dma_at_boot),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

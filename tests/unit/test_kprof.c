@@ -12,8 +12,9 @@
 #include <cmocka.h>
 
 #include "guest-agent/fmt.h"
-#include "host/kprof.h"
-#include "host/store.h"
+#include "host/report/kprof.h"
+#include "host/plan/warmup.h"
+#include "host/store/store.h"
 #include "common/file.h"
 #include "common/str.h"
 
@@ -120,6 +121,73 @@ static void test_report(void **state)
     free(mapf);
 }
 
+/* A readahead sweep (readahead-sweep.exp with kprofile=1): 2 groups of
+ * lab.reps=2, one warm-up each. The agent numbers reps on across groups,
+ * so the second group's warm-up is rep 2: its profile (1000 ticks) is left
+ * out, and rep 3's is counted. A rule of "rep < warmup" would count rep 2's. */
+static void test_report_sweep(void **state)
+{
+    char dir[] = "/tmp/lab-test-kprof.XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char *db = lab_asprintf("%s/r.db", dir), *mapf = lab_asprintf("%s/System.map", dir);
+    assert_int_equal(lab_write_file(mapf, map, sizeof map - 1), 0);
+    struct lab_store *st;
+    assert_int_equal(lab_store_open(db, &st), 0);
+    int64_t run = lab_store_run_begin(st, "lab run", "readahead-sweep", "pata-2003");
+    int64_t cell = lab_store_cell_begin(st, run, "2.6.9-lab", "readahead-sweep",
+                                        "lab.test=seqread lab.reps=2 lab.ra_list=256,64 "
+                                        "lab.kprofile=1 lab.warmup=1");
+    lab_store_cell_set(st, cell, "warmup", "1");
+    lab_store_cell_set(st, cell, "system_map", mapf);
+    static const char *const lines[] = {
+        "LAB1 0 hello v=1",
+        "LAB1 1 begin test=seqread rep=0 guest_ns=1",
+        "LAB1 2 end test=seqread rep=0 guest_ns=2 bytes=1 real_ns=1 user_ns=0 sys_ns=0",
+        "LAB1 3 kprof step=4 slots=65:1000",
+        "LAB1 4 begin test=seqread rep=1 guest_ns=3",
+        "LAB1 5 end test=seqread rep=1 guest_ns=4 bytes=1 real_ns=1 user_ns=0 sys_ns=0",
+        "LAB1 6 kprof step=4 slots=65:30",
+        "LAB1 7 begin test=seqread rep=2 guest_ns=5",
+        "LAB1 8 end test=seqread rep=2 guest_ns=6 bytes=1 real_ns=1 user_ns=0 sys_ns=0",
+        "LAB1 9 kprof step=4 slots=192:1000",
+        "LAB1 10 begin test=seqread rep=3 guest_ns=7",
+        "LAB1 11 end test=seqread rep=3 guest_ns=8 bytes=1 real_ns=1 user_ns=0 sys_ns=0",
+        "LAB1 12 kprof step=4 slots=192:4",
+        "LAB1 13 bye runs=4",
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+        lab_store_add_record(st, cell, (int64_t)i, lines[i]);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    assert_int_equal(lab_kprof_report(out, st, run, 12), 0);
+    fclose(out);
+    assert_non_null(strstr(text, "      30  copy_user_generic "));
+    assert_non_null(strstr(text, "       4  do_generic_file_read "));
+    assert_non_null(strstr(text, "      34  total "));
+    assert_null(strstr(text, "1000")); /* neither group's warm-up is counted */
+    free(text);
+    lab_store_close(st);
+    lab_rm_rf(dir);
+    free(db);
+    free(mapf);
+}
+
+/* The one rule itself: groups of `every` runs, the first `warmup` of each. */
+static void test_warmup_rule(void **state)
+{
+    struct lab_warmup w = {1, 3};
+    int want[] = {1, 0, 0, 1, 0, 0, 1};
+    for (uint64_t rep = 0; rep < 7; rep++)
+        assert_int_equal(lab_warmup_is(w, rep), want[rep]);
+    assert_int_equal(lab_warmup_is((struct lab_warmup){2, 0}, 1), 1);
+    assert_int_equal(lab_warmup_is((struct lab_warmup){2, 0}, 5), 0);
+    assert_int_equal(lab_warmup_is((struct lab_warmup){0, 4}, 0), 0);
+    struct lab_warmup p = lab_warmup_of_cell(NULL, 0, "lab.test=seqread lab.reps=4 lab.warmup=1");
+    assert_int_equal(p.every, 4);
+    assert_int_equal(p.warmup, 1);
+}
+
 /* The agent's packer: entries never split, the buffer never overflows. */
 static void test_agent_pack(void **state)
 {
@@ -139,10 +207,9 @@ static void test_agent_pack(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_symtab),
-        cmocka_unit_test(test_add),
-        cmocka_unit_test(test_report),
-        cmocka_unit_test(test_agent_pack),
+        cmocka_unit_test(test_symtab),      cmocka_unit_test(test_add),
+        cmocka_unit_test(test_report),      cmocka_unit_test(test_report_sweep),
+        cmocka_unit_test(test_warmup_rule), cmocka_unit_test(test_agent_pack),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,4 +1,4 @@
-/* Unit tests of host/plan.c: the interleaved order of a run's cells. */
+/* Unit tests of host/plan/order.c: the interleaved order of a run's cells. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "host/plan.h"
+#include "host/plan/order.h"
 
 /* Two kernels, two boots: A1 B1 A2 B2, never A1 A2 B1 B2. */
 static void test_two_kernels(void **state)

@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "host/profile.h"
+#include "host/plan/profile.h"
 
 static void test_fast(void **state)
 {

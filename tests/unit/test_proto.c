@@ -1,4 +1,4 @@
-/* Unit tests of host/proto.c: record parser, line splitter, sequence checker. */
+/* Unit tests of host/cell/proto.c: record parser, line splitter, sequence checker. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "host/proto.h"
+#include "host/cell/proto.h"
 
 static struct lab_record rec;
 static char err[256];

@@ -1,4 +1,4 @@
-/* Unit tests of the reconciler's spool sweep (host/reconcile_spool.c)
+/* Unit tests of the reconciler's spool sweep (host/run/reconcile_spool.c)
  * without a guest: a dead lab's spool in a private $LAB_HOME, with a
  * bundle that landed after its lab died (a local engine's KEY.ATTEMPT),
  * a partial one, and a retrying engine's attempts (KEY/aN); spools of a
@@ -17,10 +17,10 @@
 
 #include <cmocka.h>
 
-#include "host/bundle.h"
-#include "host/engine.h"
-#include "host/reconcile.h"
-#include "host/store.h"
+#include "host/run/bundle.h"
+#include "host/run/engine.h"
+#include "host/run/reconcile.h"
+#include "host/store/store.h"
 #include "common/file.h"
 #include "common/proc.h"
 #include "common/str.h"

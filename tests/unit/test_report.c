@@ -11,8 +11,8 @@
 
 #include "tests/unit/fixture.h"
 #include "tests/unit/golden.h"
-#include "host/report.h"
-#include "host/store.h"
+#include "host/report/table.h"
+#include "host/store/store.h"
 
 static char dir[] = "/tmp/lab-test-report.XXXXXX";
 
@@ -131,6 +131,58 @@ static void test_readahead_sweep(void **state)
     free(path);
 }
 
+/* The first kernel's disk in PIO (a DMA-capable drive on drivers/ide), the
+ * second's in multiword DMA: the table warns about the PIO row, and the
+ * comparison's verdict line names both modes. */
+static void test_transfer_modes(void **state)
+{
+    (void)state;
+    char *path = lab_asprintf("%s/xfer.db", dir);
+    struct lab_store *st;
+    assert_int_equal(lab_store_open(path, &st), 0);
+    int64_t run = make_run(st, "seqread", "ra_sectors=256 bs=1048576 dev_read_bytes=");
+    static const char *const facts[2][5] = {{"ide", "0", "pio4", "1", "udma5"},
+                                            {"ide", "1", "mwdma2", "1", "udma5"}};
+    static const char *const keys[5] = {"ide_stack", "ide_dma", "ide_mode", "ide_dma_capable",
+                                        "ide_best"};
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < 5; i++)
+            lab_store_cell_set(st, k + 1, keys[i], facts[k][i]);
+    char *text = render(st, run);
+    assert_non_null(strstr(text, "6.12.113 vs 6.1.0-47: MB/s "));
+    assert_non_null(strstr(text, "(significant) [transfer modes differ: pio4, mwdma2: partly the "
+                                 "disk's mode, not the IO path]\n"));
+    assert_non_null(strstr(text, "warning: 6.1.0-47: the IDE data disk ran in PIO (pio4) on a "
+                                 "controller and drive with DMA"));
+    assert_null(strstr(text, "warning: 6.12.113"));
+    free(text);
+    lab_store_close(st);
+    free(path);
+}
+
+/* One kernel's cells in a real-time slot, the other's without one (the
+ * slots were taken): the verdict line says the two differ in it; two runs
+ * both without real time say nothing. */
+static void test_real_time_differs(void **state)
+{
+    (void)state;
+    char *path = lab_asprintf("%s/rt.db", dir);
+    struct lab_store *st;
+    assert_int_equal(lab_store_open(path, &st), 0);
+    int64_t run = make_run(st, "seqread", "ra_sectors=256 bs=1048576 dev_read_bytes=");
+    lab_store_cell_set(st, 1, "rt", "fifo qemu=10 nbdkit=11 reader=12, QEMU set by the lab");
+    lab_store_cell_set(st, 2, "rt", "off: every real-time slot is taken");
+    char *text = render(st, run);
+    assert_non_null(strstr(text, "(significant) [real time differs: off vs on]\n"));
+    free(text);
+    lab_store_cell_set(st, 1, "rt", "off: --no-rt");
+    text = render(st, run);
+    assert_null(strstr(text, "real time differs"));
+    free(text);
+    lab_store_close(st);
+    free(path);
+}
+
 static void test_empty_run(void **state)
 {
     char *path = lab_asprintf("%s/empty.db", dir);
@@ -157,8 +209,8 @@ static int teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_reports),
-        cmocka_unit_test(test_readahead_sweep),
+        cmocka_unit_test(test_reports),        cmocka_unit_test(test_readahead_sweep),
+        cmocka_unit_test(test_transfer_modes), cmocka_unit_test(test_real_time_differs),
         cmocka_unit_test(test_empty_run),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,4 +1,4 @@
-/* Unit tests of host/rt.c and host/qemuproc.c: the vCPU thread names, the
+/* Unit tests of host/cell/rt.c and host/cell/qemuproc.c: the vCPU thread names, the
  * run's real-time note, entering and leaving SCHED_FIFO on the calling
  * thread (with reset-on-fork, so children run normally). */
 #include <sched.h>
@@ -15,13 +15,14 @@
 #include <signal.h>
 #include <stdlib.h>
 
-#include "host/qemuproc.h"
-#include "host/rt.h"
+#include "host/cell/qemuproc.h"
+#include "host/cell/rt.h"
 
 static void test_vcpu_names(void **state)
 {
     assert_true(lab_qemu_is_vcpu_name("CPU 0/TCG"));
     assert_true(lab_qemu_is_vcpu_name("CPU 12/KVM"));
+    assert_true(lab_qemu_is_vcpu_name("ALL CPUs/TCG")); /* -icount: one thread for all */
     assert_false(lab_qemu_is_vcpu_name("qemu-system-x86"));
     assert_false(lab_qemu_is_vcpu_name("IO mon_iothread"));
     assert_false(lab_qemu_is_vcpu_name("call_rcu"));
@@ -124,9 +125,9 @@ static void test_slots(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_vcpu_names),    cmocka_unit_test(test_plan_off),
-        cmocka_unit_test(test_plan_on),       cmocka_unit_test(test_throttle_read),
-        cmocka_unit_test(test_enter_leave),   cmocka_unit_test(test_slots),
+        cmocka_unit_test(test_vcpu_names),  cmocka_unit_test(test_plan_off),
+        cmocka_unit_test(test_plan_on),     cmocka_unit_test(test_throttle_read),
+        cmocka_unit_test(test_enter_leave), cmocka_unit_test(test_slots),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

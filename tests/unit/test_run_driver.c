@@ -1,4 +1,4 @@
-/* Unit tests of host/run.c, the run driver, with fake cells: a fake engine
+/* Unit tests of host/run/run.c, the run driver, with fake cells: a fake engine
  * (struct lab_run_ops) that boots nothing, writes what a cell would write
  * into a real temporary store, and fails, flags or queues cells as told.
  * Checked: how many cells a matrix has, their interleaved order, the rerun
@@ -14,9 +14,9 @@
 
 #include <cmocka.h>
 
-#include "host/experiment.h"
-#include "host/run.h"
-#include "host/store.h"
+#include "host/plan/experiment.h"
+#include "host/run/run.h"
+#include "host/store/store.h"
 #include "kernels/catalog.h"
 #include "common/file.h"
 #include "common/interrupt.h"

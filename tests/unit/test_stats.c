@@ -1,4 +1,4 @@
-/* Unit tests of host/stats.c.
+/* Unit tests of host/stats/stats.c.
  *
  * Reference numbers marked "scipy" were computed independently with Python
  * 3.11, numpy and scipy 1.10.1 (Debian 12's python3-scipy):
@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "host/stats.h"
+#include "host/stats/stats.h"
 
 #define N(x) (sizeof(x) / sizeof((x)[0]))
 

@@ -1,4 +1,4 @@
-/* Unit tests of host/store.c: a round trip through a temporary SQLite file. */
+/* Unit tests of host/store/store.c: a round trip through a temporary SQLite file. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,7 +14,7 @@
 #include <sys/resource.h>
 #include <sqlite3.h>
 
-#include "host/store.h"
+#include "host/store/store.h"
 #include "common/clock.h"
 #include "common/file.h"
 
@@ -356,6 +356,40 @@ static void test_schema_version(void **state)
     lab_store_close(NULL);
 }
 
+/* Migration 6: a run's kernels' patches, in order, text or none. */
+static void test_kernel_patches(void **state)
+{
+    struct lab_store *st;
+    sqlite3 *db;
+    sqlite3_stmt *s;
+    assert_int_equal(lab_store_open(path, &st), 0);
+    int64_t run = lab_store_run_begin(st, "lab run", "seqread", "fast");
+    assert_true(run > 0);
+    assert_int_equal(lab_store_add_kernel_patch(st, run, "2.6.11+x.diff", 1, "/tmp/x.diff", "ab12",
+                                                "+one line\n"),
+                     0);
+    assert_int_equal(lab_store_add_kernel_patch(st, run, "2.6.12-rc2", 1,
+                                                "file:///m/v2.6/testing/patch-2.6.12-rc2.xz",
+                                                "e06a", NULL),
+                     0);
+    lab_store_close(st);
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db,
+                                        "SELECT kernel, position, sha256, text FROM kernel_patches "
+                                        "ORDER BY kernel",
+                                        -1, &s, NULL),
+                     SQLITE_OK);
+    assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+    assert_string_equal((const char *)sqlite3_column_text(s, 0), "2.6.11+x.diff");
+    assert_int_equal(sqlite3_column_int(s, 1), 1);
+    assert_string_equal((const char *)sqlite3_column_text(s, 3), "+one line\n");
+    assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+    assert_int_equal(sqlite3_column_type(s, 3), SQLITE_NULL);
+    assert_int_equal(sqlite3_step(s), SQLITE_DONE);
+    sqlite3_finalize(s);
+    sqlite3_close(db);
+}
+
 /* A store that fills up mid-run (RLIMIT_FSIZE stands in for a full disk):
  * the first failed write is kept and named, later writes fail quietly, and
  * what was committed before is intact. */
@@ -540,6 +574,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_uncommitted_writer_visible, setup, teardown),
         cmocka_unit_test_setup_teardown(test_schema_version, setup, teardown),
         cmocka_unit_test_setup_teardown(test_full_store, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_kernel_patches, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_run_minus_one, setup, teardown),
         cmocka_unit_test_setup_teardown(test_migrate_phases, setup, teardown),
         cmocka_unit_test_setup_teardown(test_migrate_mixed, setup, teardown),

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "tests/unit/golden.h"
-#include "host/svg.h"
+#include "host/report/svg.h"
 
 static size_t count(const char *hay, const char *needle)
 {

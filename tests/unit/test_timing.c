@@ -1,4 +1,4 @@
-/* Unit tests of host/timing.c: the console parser, the phases from marks
+/* Unit tests of host/cell/timing.c: the console parser, the phases from marks
  * and runs (what is not measured stays not measured), and the stored
  * breakdown as `lab show --timing` prints it. */
 #include <setjmp.h>
@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "host/store.h"
-#include "host/timing.h"
+#include "host/store/store.h"
+#include "host/cell/timing.h"
 #include "common/file.h"
 
 #define MS 1000000LL
@@ -78,7 +78,7 @@ static void test_phases_full(void **state)
     t.mark[LAB_MARK_AGENT_END] = base + 3310 * MS;
     t.mark[LAB_MARK_END] = base + 3610 * MS;
     struct lab_phase ph[LAB_PHASES_MAX];
-    int n = lab_timing_phases(&t, hello, runs, 3, 2, 1, ph, LAB_PHASES_MAX);
+    int n = lab_timing_phases(&t, hello, runs, 3, (struct lab_warmup){1, 3}, ph, LAB_PHASES_MAX);
     assert_true(n > 10);
     assert_int_equal(find(ph, n, "host: kernel, boot image, data disk")->ns, 20 * MS);
     assert_int_equal(find(ph, n, "host: disk servers (nbdkit)")->ns, 30 * MS);
@@ -106,7 +106,8 @@ static void test_phases_full(void **state)
     assert_int_equal(sum, 3610 * MS);
 }
 
-/* 2.4: no printk times, no decompressor output; only the agent's line. */
+/* 2.4: no printk times, no decompressor output: the banner's arrival
+ * splits the boot, and says so; without it nothing splits it. */
 static void test_phases_no_printk(void **state)
 {
     struct lab_timing t;
@@ -119,16 +120,32 @@ static void test_phases_no_printk(void **state)
     t.con.kernel = 700 * MS;
     t.con.init = 2000 * MS;
     struct lab_phase ph[LAB_PHASES_MAX];
-    int n = lab_timing_phases(&t, 2500 * MS, NULL, 0, 5, 1, ph, LAB_PHASES_MAX);
+    int n =
+        lab_timing_phases(&t, 2500 * MS, NULL, 0, (struct lab_warmup){1, 6}, ph, LAB_PHASES_MAX);
     assert_int_equal(find(ph, n, "firmware (to the decompressor)")->ns, -1);
     assert_int_equal(find(ph, n, "decompression")->ns, -1);
-    assert_int_equal(find(ph, n, "kernel init to /init")->ns, -1);
-    assert_non_null(strstr(find(ph, n, "kernel init to /init")->note, "no printk times"));
+    assert_int_equal(find(ph, n, "= firmware + decompression")->ns, 600 * MS);
+    assert_int_equal(find(ph, n, "kernel init to /init")->ns, 1300 * MS);
+    assert_non_null(strstr(find(ph, n, "kernel init to /init")->note, "the banner's arrival"));
     assert_int_equal(find(ph, n, "= domain start to /init")->ns, 1900 * MS);
-    assert_int_equal(find(ph, n, "  firmware to the kernel's banner")->ns, 600 * MS);
-    assert_int_equal(find(ph, n, "  the kernel's banner to /init")->ns, 1300 * MS);
     assert_int_equal(find(ph, n, "agent: modules, devices, channel")->ns, 500 * MS);
     assert_int_equal(find(ph, n, "counted runs")->ns, -1);
+
+    t.con.kernel = 0; /* a console that shows nothing before /init */
+    n = lab_timing_phases(&t, 2500 * MS, NULL, 0, (struct lab_warmup){1, 6}, ph, LAB_PHASES_MAX);
+    assert_int_equal(find(ph, n, "kernel init to /init")->ns, -1);
+    assert_non_null(strstr(find(ph, n, "kernel init to /init")->note, "no banner"));
+    assert_int_equal(find(ph, n, "= domain start to /init")->ns, 1900 * MS);
+
+    /* The agent's hello said the kernel's clock read 1.5 s at /init. */
+    t.init_uptime_ns = 1500 * MS;
+    n = lab_timing_phases(&t, 2500 * MS, NULL, 0, (struct lab_warmup){1, 6}, ph, LAB_PHASES_MAX);
+    assert_int_equal(find(ph, n, "= firmware + decompression")->ns, 400 * MS);
+    assert_int_equal(find(ph, n, "kernel init to /init")->ns, 1500 * MS);
+    assert_non_null(strstr(find(ph, n, "kernel init to /init")->note, "/proc/uptime"));
+    t.init_uptime_ns = 2500 * MS; /* a clock that started before the domain: not used */
+    n = lab_timing_phases(&t, 2500 * MS, NULL, 0, (struct lab_warmup){1, 6}, ph, LAB_PHASES_MAX);
+    assert_int_equal(find(ph, n, "kernel init to /init")->ns, -1);
 }
 
 static void test_report(void **state)
@@ -149,6 +166,7 @@ static void test_report(void **state)
     }
     int64_t cell = lab_store_cell_begin(st, run, "lab-2.4.22", "seqread", NULL);
     lab_store_add_phase(st, cell, 0, "firmware (to the decompressor)", 300 * MS, NULL);
+    lab_store_add_phase(st, cell, 2, "kernel init to /init", 900 * MS, "the banner's arrival");
     fclose(out);
     out = tmpfile();
     assert_int_equal(lab_timing_report(out, st, run), 0);
@@ -161,6 +179,9 @@ static void test_report(void **state)
     assert_non_null(strstr(text, "  0.110 [0.100-0.120]"));
     assert_non_null(strstr(text, "  0.300"));
     assert_non_null(strstr(text, "6.1-lab, decompression: nothing printed"));
+    /* An estimate says how it was obtained, under its own heading. */
+    assert_non_null(strstr(text, "how the boot was split"));
+    assert_non_null(strstr(text, "  lab-2.4.22: the banner's arrival\n"));
     fclose(out);
     lab_store_close(st);
     lab_rm_rf(dir);

@@ -4,10 +4,12 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "kernels/build.h"
 #include "kernels/era.h"
+#include "kernels/fragment.h"
 #include "kernels/toolchain.h"
 
 static lab_kver kv(const char *s)
@@ -113,20 +115,37 @@ static void test_makefile_version(void **state)
     assert_string_equal(v, "3.4");
     assert_int_equal(lab_makefile_version("all:\n\techo hi\n", v, sizeof v), -1);
     assert_string_equal(lab_build_fragment_name(kv("6.1")), "lab-6.x.config");
-    assert_string_equal(lab_build_fragment_name(kv("2.6.32")), "lab-2.6.config");
+    assert_string_equal(lab_build_fragment_name(kv("2.6.32")), "lab-2.6.21.config");
+    assert_string_equal(lab_build_fragment_name(kv("2.6.21-rc1")), "lab-2.6.21.config");
+    assert_string_equal(lab_build_fragment_name(kv("2.6.20")), "lab-2.6.config");
     assert_string_equal(lab_build_fragment_name(kv("2.4.20")), "lab-2.4.config");
     assert_string_equal(lab_build_fragment_name(kv("2.4.0-test1")), "lab-2.4.config");
     assert_null(lab_build_fragment_name(kv("2.5.70")));
     assert_null(lab_build_fragment_name(kv("2.2.26")));
 }
 
+/* The merged .config keeps one assignment per option, the last: kconfig
+ * before 2.6.2x keeps the first ("trying to reassign symbol"), so the
+ * base's "# CONFIG_PCI is not set" used to beat the fragment's =y. */
+static void test_config_last_wins(void **state)
+{
+    char *out = lab_config_last_wins("# comment\n# CONFIG_PCI is not set\nCONFIG_BLOCK=y\n"
+                                     "CONFIG_PCI_GOANY=y\n# lab fragment\nCONFIG_PCI=y\n"
+                                     "# CONFIG_BLOCK is not set\nCONFIG_NR=8\nCONFIG_NR=16");
+    assert_string_equal(out, "# comment\nCONFIG_PCI_GOANY=y\n# lab fragment\nCONFIG_PCI=y\n"
+                             "# CONFIG_BLOCK is not set\nCONFIG_NR=16");
+    free(out);
+    out = lab_config_last_wins("");
+    assert_string_equal(out, "");
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_compiler_parse),
-        cmocka_unit_test(test_decisions),
-        cmocka_unit_test(test_table_contiguous),
-        cmocka_unit_test(test_makefile_version),
+        cmocka_unit_test(test_compiler_parse),   cmocka_unit_test(test_decisions),
+        cmocka_unit_test(test_table_contiguous), cmocka_unit_test(test_makefile_version),
+        cmocka_unit_test(test_config_last_wins),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "host/trace.h"
+#include "host/report/trace.h"
 
 static int summarize(const char *text, struct lab_trace_summary *s, char *err, size_t len)
 {

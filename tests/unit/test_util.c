@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "host/experiment.h"
+#include "host/plan/experiment.h"
 #include "common/file.h"
 #include "common/msg.h"
 #include "common/proc.h"
