@@ -96,6 +96,11 @@ deps:
 # check, run and bench install the dependencies first, then build in a new
 # make: this Makefile asks pkg-config for flags when it is read, which on a
 # fresh machine is before the -dev packages exist.
+# Keep the unit objects make builds on the way to each test: without this it
+# deletes them at the end with one long "rm" line, after the tests' closing
+# line, which a CI log cut to its tail then loses.
+.SECONDARY:
+
 check: deps
 	@$(MAKE) --no-print-directory check-installed
 

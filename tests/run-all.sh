@@ -7,18 +7,24 @@ unit_only=0
 build=${1:-build}
 here=$(cd "$(dirname "$0")" && pwd)
 pass=0 fail=0 failed=()
+# Each test's output is kept too, so that a failed test's last lines can be
+# printed again at the end: a CI log cut to its head and tail keeps them.
+logs=$(mktemp -d /tmp/lab-run-all.XXXXXX)
 
 run_one() {  # name, command...
-    local name=$1; shift
+    local name=$1 log rc; shift
+    log=$logs/$(printf '%s' "$name" | tr / _).log
     echo "=== $name"
-    if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); failed+=("$name"); fi
+    { "$@"; } > >(tee "$log") 2>&1  # tee: the shell's child, not the test's
+    rc=$?
+    if [ $rc -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); failed+=("$name"); fi
 }
 
 export LAB_GOLDEN_DIR=$here/golden LAB_SCHEMA_DIR=$here/schema
 # Units never see the shared cache: a user kernel someone else registered
 # there (an era build in progress) must not change their result.
 unit_home=$(mktemp -d /tmp/lab-units.XXXXXX)
-trap 'rm -rf "$unit_home"' EXIT
+trap 'rm -rf "$unit_home" "$logs"' EXIT
 saved_home=${LAB_HOME-}
 export LAB_HOME=$unit_home
 # The code's shape: no call cycle between the agent's files, no function
@@ -46,7 +52,11 @@ if [ $unit_only = 0 ]; then
 fi
 
 # The names go on the closing line too: a CI log cut to its last lines must
-# still say which test failed.
+# still say which test failed, and what it said last.
+for name in "${failed[@]}"; do
+    echo "=== FAILED: $name, its last lines:"
+    tail -n 25 "$logs/$(printf '%s' "$name" | tr / _).log"
+done
 [ ${#failed[@]} -gt 0 ] && printf 'FAILED: %s\n' "${failed[@]}"
 echo "$pass passed, $fail failed${failed[*]:+: ${failed[*]}}"
 [ $fail -eq 0 ]
