@@ -676,6 +676,9 @@ static void begin_cell(struct cell_run *c)
     lab_store_cell_set(env->store, c->cell_id, "warmup", warmup);
     if (spec->rt_note)
         lab_store_cell_set(env->store, c->cell_id, "rt", spec->rt_note);
+    /* Not an agent parameter, so not in params: `lab compare` reads it here. */
+    if (spec->exp->boot_args)
+        lab_store_cell_set(env->store, c->cell_id, "boot_args", spec->exp->boot_args);
     if (spec->boot) {
         char boot[16];
         snprintf(boot, sizeof boot, "%u", spec->boot);

@@ -33,6 +33,46 @@ static void cell_text(char *buf, size_t len, const struct lab_model_row *r, enum
         snprintf(buf, len, "%.2f (%.2f .. %.2f)", s.mean, s.ci_lo, s.ci_hi);
 }
 
+/* Whether word (len bytes) is one of the words of line. */
+static int has_word(const char *line, const char *word, size_t len)
+{
+    for (const char *p = line; *p;) {
+        size_t n = strcspn(p, " ");
+        if (n == len && strncmp(p, word, len) == 0)
+            return 1;
+        p += n + (p[n] == ' ');
+    }
+    return 0;
+}
+
+/* The words of `line` that `other` lacks, space-separated ("-": none). */
+static void words_only_in(char *buf, size_t cap, const char *line, const char *other)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (const char *p = line; *p;) {
+        size_t n = strcspn(p, " ");
+        if (n && !has_word(other, p, n) && used < cap)
+            used += (size_t)snprintf(buf + used, cap - used, "%s%.*s", used ? " " : "", (int)n, p);
+        p += n + (p[n] == ' ');
+    }
+    if (!buf[0])
+        snprintf(buf, cap, "-");
+}
+
+/* The two rows measured with other settings (an experiment edited between
+ * the runs, --set, boot_args): "[settings differ: B's words vs A's]". */
+static void print_settings_flag(FILE *out, const struct lab_model_row *ra,
+                                const struct lab_model_row *rb)
+{
+    if (!ra->settings[0] || !rb->settings[0] || strcmp(ra->settings, rb->settings) == 0)
+        return;
+    char only_a[sizeof ra->settings], only_b[sizeof rb->settings];
+    words_only_in(only_a, sizeof only_a, ra->settings, rb->settings);
+    words_only_in(only_b, sizeof only_b, rb->settings, ra->settings);
+    fprintf(out, " [settings differ: %s vs %s]", only_b, only_a);
+}
+
 static void print_row(FILE *out, const struct lab_model *ma, const char *label,
                       const struct lab_model_row *ra, const struct lab_model_row *rb)
 {
@@ -62,6 +102,7 @@ static void print_row(FILE *out, const struct lab_model *ma, const char *label,
     /* One side ran without a real-time slot: a busy host could slow it. */
     if (ra->rt[0] && rb->rt[0] && strcmp(ra->rt, rb->rt) != 0)
         fprintf(out, " [real time differs: %s vs %s]", rb->rt, ra->rt);
+    print_settings_flag(out, ra, rb);
     fputc('\n', out);
 }
 

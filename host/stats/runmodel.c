@@ -197,6 +197,40 @@ static void note_rt(struct lab_store *st, struct lab_model_row *r, int64_t cell)
         snprintf(r->rt, sizeof r->rt, "mixed");
 }
 
+/* Words of params that do not change what a cell measures: how many runs,
+ * which of them warm up, how long to wait, and names that follow the bus
+ * (a bus that differs is flagged on its own, host/stats/runcontext.h). */
+static int settings_word_ignored(const char *word, size_t len)
+{
+    static const char *const ignored[] = {
+        "lab.reps=", "lab.warmup=", "lab.timeout=", "lab.dev=", "lab.dev2=", "lab.chan="};
+    for (size_t i = 0; i < sizeof ignored / sizeof ignored[0]; i++)
+        if (len >= strlen(ignored[i]) && strncmp(word, ignored[i], strlen(ignored[i])) == 0)
+            return 1;
+    return 0;
+}
+
+/* The cell's settings (see struct lab_model_row) join its row's. */
+static void note_settings(struct lab_store *st, struct lab_model_row *r,
+                          const struct lab_cell_info *ci)
+{
+    char mine[sizeof r->settings] = "", args[512];
+    size_t used = 0;
+    for (const char *p = ci->params ? ci->params : ""; *p;) {
+        size_t len = strcspn(p, " ");
+        if (len && !settings_word_ignored(p, len) && used < sizeof mine)
+            used += (size_t)snprintf(mine + used, sizeof mine - used, "%s%.*s", used ? " " : "",
+                                     (int)len, p);
+        p += len + (p[len] == ' ');
+    }
+    if (lab_store_cell_get(st, ci->id, "boot_args", args, sizeof args) && used < sizeof mine)
+        snprintf(mine + used, sizeof mine - used, "%s%s", used ? " " : "", args);
+    if (!r->settings[0])
+        snprintf(r->settings, sizeof r->settings, "%s", mine);
+    else if (strcmp(r->settings, mine) != 0)
+        snprintf(r->settings, sizeof r->settings, "mixed");
+}
+
 static int collect_cell(const struct lab_cell_info *ci, void *ctx)
 {
     struct lab_model *rep = ctx;
@@ -261,6 +295,7 @@ static int collect_cell(const struct lab_cell_info *ci, void *ctx)
     note_mips(rep->st, ci->id, r);
     note_xfer(rep->st, r, ci->id);
     note_rt(rep->st, r, ci->id);
+    note_settings(rep->st, r, ci);
     rep->cur = r;
     rep->cur_boot = (unsigned)position;
     if (lab_store_cell_get(rep->st, ci->id, "boot", buf, sizeof buf) && atoi(buf) > 0)

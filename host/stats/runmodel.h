@@ -50,6 +50,11 @@ struct lab_model_row {
                                  ide_mode fact: "mwdma2", "pio4"; "mixed"; "" not recorded) */
     int xfer_pio;             /* 1: a boot ran its disk without DMA (ide_dma=0) */
     int xfer_pio_dma_capable; /* ... on a drive and stack that could do DMA */
+    /* What its cells measured with, for comparing runs: the agent's
+     * parameters (params) less those that only count or name (reps,
+     * warm-ups, timeout, device and channel names), then the boot_args
+     * words (never lab.*); "mixed" when its boots differ. */
+    char settings[1024];
     char rt[8]; /* its cells' real-time scheduling (the "rt" fact, host/cell/rt.h): "on",
                    "off", "mixed"; "" not recorded */
 };

@@ -81,6 +81,52 @@ static void test_different_cpus(void **state)
     free(path);
 }
 
+static int set_boot_args(const struct lab_cell_info *ci, void *st)
+{
+    return lab_store_cell_set(st, ci->id, "boot_args", "clock=pit idle=poll");
+}
+
+/* A run of the same experiment with other settings: its own readahead and
+ * boot words, each named on the verdict; another number of runs (reps) is
+ * no difference in what was measured. */
+static void test_different_settings(void **state)
+{
+    char *path = lab_asprintf("%s/settings.db", dir);
+    struct lab_store *st;
+    assert_int_equal(lab_store_open(path, &st), 0);
+    int64_t a = fixture_seqread(st, 1.0, 0);
+    int64_t b = fixture_seqread(st, 1.2, 0);
+    assert_int_equal(lab_store_foreach_cell(st, b, set_boot_args, st), 0);
+    char *text = render(st, a, b, 0);
+    assert_non_null(strstr(text, "[settings differ: clock=pit idle=poll vs -]"));
+    free(text);
+    /* Run c: the same cells but 6 reps and lab.ra=64. */
+    int64_t c = lab_store_run_begin(st, "lab run", "seqread", "fast");
+    int64_t d = lab_store_run_begin(st, "lab run", "seqread", "fast");
+    const char *params[] = {"lab.test=seqread lab.reps=6", "lab.test=seqread lab.reps=6 lab.ra=64"};
+    int64_t runs[] = {c, d};
+    for (int r = 0; r < 2; r++) {
+        int64_t cell = lab_store_cell_begin(st, runs[r], "6.1.0-47", "seqread", params[r]);
+        for (int rep = 0; rep < 3; rep++) {
+            struct lab_sample s = {.cell = cell,
+                                   .rep = rep,
+                                   .test = "seqread",
+                                   .bytes = 1 << 20,
+                                   .real_ns = 1000000 + rep * 1000};
+            assert_int_equal(lab_store_add_sample(st, &s), 0);
+        }
+        lab_store_cell_end(st, cell, "ok", NULL);
+    }
+    text = render(st, a, c, 0); /* reps 4 against 6: alike */
+    assert_null(strstr(text, "settings differ"));
+    free(text);
+    text = render(st, c, d, 0);
+    assert_non_null(strstr(text, "[settings differ: lab.ra=64 vs -]"));
+    free(text);
+    lab_store_close(st);
+    free(path);
+}
+
 static void test_missing(void **state)
 {
     char *path = lab_asprintf("%s/empty.db", dir);
@@ -108,6 +154,7 @@ int main(void)
         cmocka_unit_test(test_compare),
         cmocka_unit_test(test_missing),
         cmocka_unit_test(test_different_cpus),
+        cmocka_unit_test(test_different_settings),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
