@@ -49,11 +49,12 @@ static const struct lab_compat_cover covers[] = {
     {{LAB_KV_RC(2, 6, 13, 0), LAB_KV_RC(2, 6, 24, 0), I386},
      LAB_CC(11, 0),
      LAB_CC(12, 99),
-     "2.6.13..2.6.23.x i386 (arch/i386) with gcc 11/12; 2.6.20 builds, not yet booted"},
+     "2.6.13..2.6.23.x i386 (arch/i386) with gcc 11/12; 2.6.20 builds and boots"},
     {{LAB_KV_RC(2, 6, 24, 0), LAB_KV_RC(3, 0, 0, 0), I386},
      LAB_CC(11, 0),
      LAB_CC(12, 99),
-     "2.6.24..2.6.39 i386 (arch/x86) with gcc 11/12; 2.6.32.70 builds, not yet booted"},
+     "2.6.24..2.6.39 i386 (arch/x86) with gcc 11/12; 2.6.32.70 builds, its boot not yet "
+     "verified"},
 };
 
 /* What the layer refuses, and why: every version from 2.4.0 to 5.15.x that
