@@ -12,12 +12,14 @@ pass=0 fail=0 failed=()
 logs=$(mktemp -d /tmp/lab-run-all.XXXXXX)
 
 run_one() {  # name, command...
-    local name=$1 log rc; shift
+    local name=$1 log rc start=$SECONDS; shift
     log=$logs/$(printf '%s' "$name" | tr / _).log
     echo "=== $name"
     { "$@"; } > >(tee "$log") 2>&1  # tee: the shell's child, not the test's
     rc=$?
     if [ $rc -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); failed+=("$name"); fi
+    # How long each took, for keeping CI inside its time (docs/ci.md).
+    echo "--- $name: $([ $rc -eq 0 ] && echo ok || echo "FAILED (exit $rc)") in $((SECONDS - start)) s"
 }
 
 export LAB_GOLDEN_DIR=$here/golden LAB_SCHEMA_DIR=$here/schema
