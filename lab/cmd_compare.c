@@ -16,7 +16,9 @@ static void usage(FILE *out)
     fprintf(out, "usage: lab compare [--force] RUN_A RUN_B\n\n"
                  "Each row of both runs, with run B's change against run A. The runs must\n"
                  "agree in experiment, profile, bus, CPU and kernel arch; --force compares\n"
-                 "runs that differ, and says how at the top of the output.\n");
+                 "runs that differ, and says how at the top of the output. A row whose\n"
+                 "cells measured with other settings (agent parameters, boot_args) says\n"
+                 "so on its line.\n");
 }
 
 static int64_t run_number(const char *arg)
