@@ -77,3 +77,13 @@ char *lab_shell_quote(const char *s)
     *w = '\'';
     return out;
 }
+
+const char *lab_next_word(const char **p, size_t *len)
+{
+    const char *w = *p + strspn(*p, " ");
+    if (!*w)
+        return NULL;
+    *len = strcspn(w, " ");
+    *p = w + *len;
+    return w;
+}

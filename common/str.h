@@ -20,4 +20,9 @@ char *lab_xstrdup(const char *s);
 /* One word quoted for sh: 'it'\''s' (malloc'd). */
 char *lab_shell_quote(const char *s);
 
+/* The next space-separated word of *p (a kernel command line, a cell's
+ * params): its start, its length in *len, *p moved past it; NULL when
+ * only spaces are left. */
+const char *lab_next_word(const char **p, size_t *len);
+
 #endif

@@ -3,6 +3,7 @@
 #include "host/stats/runcompare.h"
 #include "host/stats/runmodel.h"
 #include "common/msg.h"
+#include "common/str.h"
 
 #include <string.h>
 
@@ -36,26 +37,21 @@ static void cell_text(char *buf, size_t len, const struct lab_model_row *r, enum
 /* Whether word (len bytes) is one of the words of line. */
 static int has_word(const char *line, const char *word, size_t len)
 {
-    for (const char *p = line; *p;) {
-        size_t n = strcspn(p, " ");
-        if (n == len && strncmp(p, word, len) == 0)
+    size_t n;
+    for (const char *p = line, *w; (w = lab_next_word(&p, &n));)
+        if (n == len && strncmp(w, word, len) == 0)
             return 1;
-        p += n + (p[n] == ' ');
-    }
     return 0;
 }
 
 /* The words of `line` that `other` lacks, space-separated ("-": none). */
 static void words_only_in(char *buf, size_t cap, const char *line, const char *other)
 {
-    size_t used = 0;
+    size_t used = 0, n;
     buf[0] = '\0';
-    for (const char *p = line; *p;) {
-        size_t n = strcspn(p, " ");
-        if (n && !has_word(other, p, n) && used < cap)
-            used += (size_t)snprintf(buf + used, cap - used, "%s%.*s", used ? " " : "", (int)n, p);
-        p += n + (p[n] == ' ');
-    }
+    for (const char *p = line, *w; (w = lab_next_word(&p, &n));)
+        if (!has_word(other, w, n) && used < cap)
+            used += (size_t)snprintf(buf + used, cap - used, "%s%.*s", used ? " " : "", (int)n, w);
     if (!buf[0])
         snprintf(buf, cap, "-");
 }

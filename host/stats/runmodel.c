@@ -215,14 +215,11 @@ static void note_settings(struct lab_store *st, struct lab_model_row *r,
                           const struct lab_cell_info *ci)
 {
     char mine[sizeof r->settings] = "", args[512];
-    size_t used = 0;
-    for (const char *p = ci->params ? ci->params : ""; *p;) {
-        size_t len = strcspn(p, " ");
-        if (len && !settings_word_ignored(p, len) && used < sizeof mine)
+    size_t used = 0, len;
+    for (const char *p = ci->params ? ci->params : "", *w; (w = lab_next_word(&p, &len));)
+        if (!settings_word_ignored(w, len) && used < sizeof mine)
             used += (size_t)snprintf(mine + used, sizeof mine - used, "%s%.*s", used ? " " : "",
-                                     (int)len, p);
-        p += len + (p[len] == ' ');
-    }
+                                     (int)len, w);
     if (lab_store_cell_get(st, ci->id, "boot_args", args, sizeof args) && used < sizeof mine)
         snprintf(mine + used, sizeof mine - used, "%s%s", used ? " " : "", args);
     if (!r->settings[0])

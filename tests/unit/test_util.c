@@ -171,6 +171,24 @@ static void test_private_run_dir(void **state)
 
 /* A quoted word comes back from sh unchanged, whatever it holds; a failing
  * command captures nothing. */
+/* Words of a command line, however many spaces lie between them. */
+static void test_next_word(void **state)
+{
+    const char *p = "  console=ttyS0   lab.test=seqread ", *w;
+    size_t len;
+    w = lab_next_word(&p, &len);
+    assert_non_null(w);
+    assert_int_equal(len, strlen("console=ttyS0"));
+    assert_memory_equal(w, "console=ttyS0", len);
+    w = lab_next_word(&p, &len);
+    assert_non_null(w);
+    assert_memory_equal(w, "lab.test=seqread", len);
+    assert_int_equal(len, strlen("lab.test=seqread"));
+    assert_null(lab_next_word(&p, &len));
+    p = "";
+    assert_null(lab_next_word(&p, &len));
+}
+
 static void test_quote_capture(void **state)
 {
     const char *words[] = {"plain", "it's", "'", "a b\tc", "$(false) `x` \"q\" \\", ""};
@@ -249,7 +267,7 @@ int main(void)
         cmocka_unit_test(test_bounded),         cmocka_unit_test(test_nul),
         cmocka_unit_test(test_numbers),         cmocka_unit_test(test_escape),
         cmocka_unit_test(test_private_run_dir), cmocka_unit_test(test_quote_capture),
-        cmocka_unit_test(test_spawn_daemon),
+        cmocka_unit_test(test_next_word),       cmocka_unit_test(test_spawn_daemon),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
