@@ -38,6 +38,8 @@ extern unsigned long agent_start_uptime_cs;
 void report_drain(void); /* waits until a tty channel has sent everything */
 void report_log(const char *msg);
 void report_error(const char *msg, const char *test, int64_t rep);
+/* An error outside any test: "WHAT: DETAIL[: errno N]" (err: -errno, 0 none). */
+void report_failure(const char *what, const char *detail, long err);
 
 /* kprof.c: the kernel's /proc/profile around each run (lab.kprofile=1). */
 void kprof_enable(int on);

@@ -21,19 +21,6 @@
 #define WIN_SETFEATURES_   0xef
 #define SETFEATURES_XFER_  0x03
 
-static void ide_fail(const char *what, const char *detail, long err)
-{
-    char m[200];
-    size_t at = agent_cat(m, sizeof(m), 0, what);
-    at = agent_cat(m, sizeof(m), at, ": ");
-    at = agent_cat(m, sizeof(m), at, detail);
-    if (err) {
-        at = agent_cat(m, sizeof(m), at, ": errno ");
-        agent_cat_i64(m, sizeof(m), at, -err);
-    }
-    report_error(m, NULL, -1);
-}
-
 /* hdparm -X: a PIO mode by HDIO_SET_PIO_MODE (the driver tunes the
  * controller and the drive), a DMA mode by SETFEATURES. */
 static void set_xfer(int fd, int index)
@@ -47,7 +34,7 @@ static void set_xfer(int fd, int index)
         r = sys_ioctl(fd, HDIO_DRIVE_CMD_, (unsigned long)args);
     }
     if (r < 0)
-        ide_fail("lab.ide_xfer", agent_ide_xfer_names[index], r);
+        report_failure("lab.ide_xfer", agent_ide_xfer_names[index], r);
 }
 
 static const char *mode_name(uint8_t value)
@@ -92,7 +79,7 @@ static void set_ide(const struct agent_config *c, int fd)
     if (c->ide_dma != AGENT_IDE_DMA_AUTO) {
         long r = sys_ioctl(fd, HDIO_SET_DMA_, c->ide_dma == AGENT_IDE_DMA_ON ? 1 : 0);
         if (r < 0)
-            ide_fail("lab.ide_dma", agent_ide_dma_names[c->ide_dma], r);
+            report_failure("lab.ide_dma", agent_ide_dma_names[c->ide_dma], r);
     }
 }
 
@@ -103,7 +90,7 @@ void ide_apply(const struct agent_config *c)
     agent_cat(dev, sizeof(dev), at, c->dev);
     long fd = sys_open(dev, O_RDONLY_ | O_NONBLOCK_ | O_LARGEFILE_, 0);
     if (fd < 0) {
-        ide_fail("ide transfer mode: open", dev, fd);
+        report_failure("ide transfer mode: open", dev, fd);
         return;
     }
     long using_dma = 0;
@@ -120,10 +107,10 @@ void ide_apply(const struct agent_config *c)
         agent_ide_identity_decode(idw, &id);
     const char *stack = ide ? "ide" : have_id ? "libata" : "none";
     if (!ide && (c->ide_dma != AGENT_IDE_DMA_AUTO || c->ide_xfer != 0))
-        ide_fail(c->ide_xfer ? "lab.ide_xfer" : "lab.ide_dma",
-                 have_id ? "libata has no run-time transfer-mode setting (at boot: "
-                           "libata.dma=, libata.force=)"
-                         : "not an ATA disk",
-                 0);
+        report_failure(c->ide_xfer ? "lab.ide_xfer" : "lab.ide_dma",
+                       have_id ? "libata has no run-time transfer-mode setting (at boot: "
+                                 "libata.dma=, libata.force=)"
+                               : "not an ATA disk",
+                       0);
     report_mode(c, stack, using_dma, have_id ? &id : NULL);
 }

@@ -112,3 +112,16 @@ void report_hello(void)
         agent_line_u64(l, "up_cs", agent_start_uptime_cs);
     report_send();
 }
+
+void report_failure(const char *what, const char *detail, long err)
+{
+    char m[200];
+    size_t at = agent_cat(m, sizeof(m), 0, what);
+    at = agent_cat(m, sizeof(m), at, ": ");
+    at = agent_cat(m, sizeof(m), at, detail);
+    if (err) {
+        at = agent_cat(m, sizeof(m), at, ": errno ");
+        agent_cat_i64(m, sizeof(m), at, -err);
+    }
+    report_error(m, NULL, -1);
+}

@@ -179,19 +179,6 @@ long dev_readahead(const struct agent_config *c, unsigned long *ra, const char *
     return r;
 }
 
-static void tune_fail(const char *what, const char *detail, long err)
-{
-    char m[200];
-    size_t at = agent_cat(m, sizeof(m), 0, what);
-    at = agent_cat(m, sizeof(m), at, ": ");
-    at = agent_cat(m, sizeof(m), at, detail);
-    if (err) {
-        at = agent_cat(m, sizeof(m), at, ": errno ");
-        agent_cat_i64(m, sizeof(m), at, -err);
-    }
-    report_error(m, NULL, -1);
-}
-
 static void queue_path(char *out, size_t cap, const struct agent_config *c, const char *key)
 {
     size_t at = agent_cat(out, cap, 0, "/sys/block/");
@@ -215,12 +202,12 @@ static void apply_sched(const struct agent_config *c)
     queue_path(path, sizeof(path), c, "scheduler");
     long r = write_text(path, c->sched);
     if (r < 0) {
-        tune_fail("lab.sched", path, r);
+        report_failure("lab.sched", path, r);
         return;
     }
     r = read_attr(path, txt, sizeof(txt));
     if (r < 0) {
-        tune_fail("lab.sched: read back", path, r);
+        report_failure("lab.sched: read back", path, r);
         return;
     }
     /* "noop deadline [cfq]": the bracketed one is in effect; a single
@@ -240,7 +227,7 @@ static void apply_sched(const struct agent_config *c)
     agent_line_strn(l, "sched", cur, len);
     report_send();
     if (len != agent_strlen(c->sched) || !agent_memeq(cur, c->sched, len))
-        tune_fail("lab.sched", "scheduler not in effect after the switch", 0);
+        report_failure("lab.sched", "scheduler not in effect after the switch", 0);
 }
 
 static void apply_sysfs(const struct agent_config *c, const struct agent_kv *kv)
@@ -249,12 +236,12 @@ static void apply_sysfs(const struct agent_config *c, const struct agent_kv *kv)
     queue_path(path, sizeof(path), c, kv->key);
     long r = write_text(path, kv->val);
     if (r < 0) {
-        tune_fail("lab.sysfs", path, r);
+        report_failure("lab.sysfs", path, r);
         return;
     }
     r = read_attr(path, txt, sizeof(txt));
     if (r < 0) {
-        tune_fail("lab.sysfs: read back", path, r);
+        report_failure("lab.sysfs: read back", path, r);
         return;
     }
     struct agent_line *l = report_start("log");
@@ -303,13 +290,13 @@ static void apply_elvtune(const struct agent_config *c)
     dev_path(dev, sizeof(dev), c->dev);
     long fd = sys_open(dev, O_RDONLY_ | O_LARGEFILE_, 0);
     if (fd < 0) {
-        tune_fail("lab.elvtune: open", dev, fd);
+        report_failure("lab.elvtune: open", dev, fd);
         return;
     }
     struct blkelv_ioctl_arg a = {0, 0, 0, 0};
     long r = sys_ioctl((int)fd, BLKELVGET_, (unsigned long)&a);
     if (r < 0) {
-        tune_fail("lab.elvtune", "BLKELVGET", r);
+        report_failure("lab.elvtune", "BLKELVGET", r);
         sys_close((int)fd);
         return;
     }
@@ -317,7 +304,7 @@ static void apply_elvtune(const struct agent_config *c)
     a.write_latency = c->elv_write;
     r = sys_ioctl((int)fd, BLKELVSET_, (unsigned long)&a);
     if (r < 0) {
-        tune_fail("lab.elvtune", "BLKELVSET", r);
+        report_failure("lab.elvtune", "BLKELVSET", r);
         sys_close((int)fd);
         return;
     }
@@ -325,7 +312,7 @@ static void apply_elvtune(const struct agent_config *c)
     r = sys_ioctl((int)fd, BLKELVGET_, (unsigned long)&b);
     sys_close((int)fd);
     if (r < 0) {
-        tune_fail("lab.elvtune: read back", "BLKELVGET", r);
+        report_failure("lab.elvtune: read back", "BLKELVGET", r);
         return;
     }
     struct agent_line *l = report_start("log");
@@ -335,7 +322,7 @@ static void apply_elvtune(const struct agent_config *c)
     agent_line_u64(l, "max_bomb_segments", (uint64_t)(uint32_t)b.max_bomb_segments);
     report_send();
     if (b.read_latency != c->elv_read || b.write_latency != c->elv_write)
-        tune_fail("lab.elvtune", "latencies not in effect after BLKELVSET", 0);
+        report_failure("lab.elvtune", "latencies not in effect after BLKELVSET", 0);
 }
 
 void tune_apply(const struct agent_config *c)
