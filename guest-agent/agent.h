@@ -58,6 +58,10 @@ int setup_channel(const struct agent_config *c, char *why, size_t whycap);
 int setup_block_device(const struct agent_config *c, int mount, char *why, size_t whycap);
 /* Waits for /dev/<lab.dev2> and mounts it read-write on /mnt2 (io_other). */
 int setup_second_disk(const struct agent_config *c, char *why, size_t whycap);
+/* io_other: waits for both disks and swaps lab.dev and lab.dev2 (with a log
+ * record) when lab.dev is the one labelled LAB_SCRATCH_LABEL. 1 swapped,
+ * 0 in order, -1 a disk did not appear (why says which). */
+int setup_disk_order(struct agent_config *c, char *why, size_t whycap);
 /* The data filesystem's directory: /mnt in a guest, the self-test's DIR. */
 void data_root_set(const char *dir);
 /* out = <data root>/rel; the length or -1 if too long. */

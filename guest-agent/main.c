@@ -111,6 +111,8 @@ int agent_main(int argc, char **argv, char **envp)
         refuse_unknown(&cfg);
     else if (!t)
         report_error("unknown lab.test", cfg.test, -1);
+    else if (cfg.load == AGENT_LOAD_IO_OTHER && setup_disk_order(&cfg, why, sizeof(why)) < 0)
+        report_error(why, t->name, -1);
     else if (setup_block_device(
                  &cfg, t->mount || (cfg.load != AGENT_LOAD_NONE && cfg.load != AGENT_LOAD_IO_OTHER),
                  why, sizeof(why)) < 0)

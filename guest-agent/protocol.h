@@ -56,4 +56,9 @@ static inline unsigned long long lab_content_word(unsigned long long seed, unsig
 
 #define LAB_CONTENT_SEED_DEFAULT 0x1ab5eed2004ULL
 
+/* The ext2/3 volume label of the empty scratch disk the host makes for
+ * io_other. The agent finds the disks by it, not by their names: a kernel
+ * that probes disks asynchronously (sd in 6.x) may name them in either order. */
+#define LAB_SCRATCH_LABEL "lab-scratch"
+
 #endif

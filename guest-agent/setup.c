@@ -415,3 +415,43 @@ int setup_second_disk(const struct agent_config *c, char *why, size_t whycap)
         return -1;
     return mount_on(c, c->dev2, "/mnt2", 0, why, whycap);
 }
+
+/* The volume label of an ext2/3 superblock: 16 bytes at 1024 + 120. A disk
+ * that is not ext2/3 (a raw data disk) reads as some other bytes. */
+static int has_scratch_label(const char *name)
+{
+    char path[64], label[16];
+    size_t at = agent_cat(path, sizeof(path), 0, "/dev/");
+    agent_cat(path, sizeof(path), at, name);
+    long fd = sys_open(path, O_RDONLY_ | O_LARGEFILE_, 0);
+    if (fd < 0)
+        return 0;
+    long n = sys_pread64((int)fd, label, sizeof(label), 1024 + 120);
+    sys_close((int)fd);
+    static const char want[sizeof(label)] = LAB_SCRATCH_LABEL;
+    if (n != (long)sizeof(label))
+        return 0;
+    for (size_t i = 0; i < sizeof(label); i++)
+        if (label[i] != want[i])
+            return 0;
+    return 1;
+}
+
+int setup_disk_order(struct agent_config *c, char *why, size_t whycap)
+{
+    if (wait_block(c, c->dev, why, whycap) < 0 || wait_block(c, c->dev2, why, whycap) < 0)
+        return -1;
+    if (!has_scratch_label(c->dev) || has_scratch_label(c->dev2))
+        return 0;
+    char name[sizeof(c->dev)];
+    agent_cat(name, sizeof(name), 0, c->dev);
+    agent_cat(c->dev, sizeof(c->dev), 0, c->dev2);
+    agent_cat(c->dev2, sizeof(c->dev2), 0, name);
+    char msg[160];
+    size_t at = agent_cat(msg, sizeof(msg), 0, "disks came up in the other order: data disk is ");
+    at = agent_cat(msg, sizeof(msg), at, c->dev);
+    at = agent_cat(msg, sizeof(msg), at, ", scratch disk (" LAB_SCRATCH_LABEL ") is ");
+    agent_cat(msg, sizeof(msg), at, c->dev2);
+    report_log(msg);
+    return 1;
+}

@@ -44,6 +44,10 @@ int lab_e2fs_make(const struct lab_e2fs *e)
         argv[n++] = "-J";
         argv[n++] = journal;
     }
+    if (e->label) {
+        argv[n++] = "-L";
+        argv[n++] = (char *)e->label;
+    }
     argv[n++] = (char *)e->img;
     argv[n++] = (char *)e->size;
     argv[n] = NULL;

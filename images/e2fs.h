@@ -18,6 +18,7 @@ struct lab_e2fs {
     const char *features;           /* -O, or NULL: mke2fs's defaults for fs */
     unsigned long long inodes;      /* -N, or 0: mke2fs's choice */
     unsigned long long journal_mib; /* -J size=, or 0: mke2fs's choice */
+    const char *label;              /* -L, or NULL: none */
 };
 
 /* 0, or -1 with mke2fs's complaint and its log's tail said. */

@@ -42,12 +42,14 @@
 #define FSIMAGE_FORMAT "lab-fsimage-v1"
 #define BLOCK          4096ULL
 #define BIG_FILE       "big_file"
+#define LABEL_CHARS    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-"
 
 struct recipe {
     const char *fs;
     uint64_t big, extra;
     unsigned copies;
     struct lab_tree_recipe tree;
+    const char *label;
 };
 
 static int normalise(const struct lab_fsimage_recipe *in, struct recipe *r)
@@ -57,6 +59,9 @@ static int normalise(const struct lab_fsimage_recipe *in, struct recipe *r)
     r->big = in->big_file_size;
     r->extra = in->extra_bytes;
     r->copies = in->tree_copies;
+    r->label = in->label;
+    if (r->label && (!*r->label || strlen(r->label) > 16 || strspn(r->label, LABEL_CHARS) != strlen(r->label)))
+        return lab_error("fs image: label '%s' is not 1-16 of [A-Za-z0-9._-]", r->label);
     if (r->copies) {
         r->tree = in->tree;
         if (!r->tree.files)
@@ -89,6 +94,8 @@ static int recipe_hash(const struct recipe *r, char hex[LAB_HASH_HEX_LEN + 1])
     lab_hash_u64(&h, r->tree.files);
     lab_hash_u64(&h, r->tree.dirs);
     lab_hash_u64(&h, r->extra);
+    if (r->label) /* only when set: the unlabelled images of before keep their names */
+        lab_hash_str(&h, r->label);
     return lab_hash_final(&h, hex);
 }
 
@@ -223,7 +230,8 @@ static int build(const struct recipe *r, const char *hex, const char *tmp, const
                          .block_size = 4096,
                          .features = features,
                          .inodes = l.inodes,
-                         .journal_mib = ext3 ? l.journal_mib : 0};
+                         .journal_mib = ext3 ? l.journal_mib : 0,
+                         .label = r->label};
     if (lab_e2fs_make(&e) < 0 ||
         lab_e2fs_debugfs(img, LAB_TREE_TIME, LAB_DEBUGFS_SCRIPT, script, log) < 0)
         goto out;

@@ -16,6 +16,7 @@ struct lab_fsimage_recipe {
     unsigned tree_copies;   /* /tree0, /tree1, ...: each a copy of `tree` */
     struct lab_tree_recipe tree;
     uint64_t extra_bytes; /* free space for copies and loads (blocks and inodes) */
+    const char *label;    /* the volume label (at most 16 bytes), or NULL: none */
 };
 
 /* Builds (or reuses) lab_home()/images/fs-<hash>.img, mode 0644. Features

@@ -67,7 +67,11 @@ static char *run(char *const argv[], int want_status)
 }
 
 static const struct lab_fsimage_recipe small = {
-    "ext3", 4 << 20, 2, {11, 200, 30}, 8 << 20,
+    .fs = "ext3",
+    .big_file_size = 4 << 20,
+    .tree_copies = 2,
+    .tree = {11, 200, 30},
+    .extra_bytes = 8 << 20,
 };
 
 static void check_features(const char *img)
@@ -189,11 +193,42 @@ static void test_recipe_changes_hash(void **state)
     free(pa);
 }
 
+/* The scratch disk's label, where the agent reads it (guest-agent/setup.c:
+ * 16 bytes at 1024 + 120) and where dumpe2fs shows it; labelled and
+ * unlabelled recipes are different images, and a bad label is refused. */
+static void test_label(void **state)
+{
+    struct lab_fsimage_recipe r = {.fs = "ext3", .extra_bytes = 8 << 20}, bare = r;
+    r.label = LAB_SCRATCH_LABEL;
+    char *p, *pb = lab_fsimage_path(&bare);
+    assert_int_equal(lab_fsimage_get(&r, &p), 0);
+    assert_string_not_equal(p, pb);
+    char *argv[] = {(char *)sbin("dumpe2fs"), "-h", p, NULL};
+    char *out = run(argv, 0);
+    assert_non_null(strstr(out, "Filesystem volume name:   " LAB_SCRATCH_LABEL "\n"));
+    free(out);
+    char sb[16] = {0}, want[16] = LAB_SCRATCH_LABEL;
+    FILE *f = fopen(p, "rb");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 1024 + 120, SEEK_SET), 0);
+    assert_int_equal(fread(sb, 1, sizeof sb, f), sizeof sb);
+    fclose(f);
+    assert_memory_equal(sb, want, sizeof sb);
+    const char *bad[] = {"", "seventeen-chars-x", "a b", "a/b"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        r.label = bad[i];
+        assert_null(lab_fsimage_path(&r));
+    }
+    free(p);
+    free(pb);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_recipe_changes_hash),
         cmocka_unit_test(test_build_deterministic),
+        cmocka_unit_test(test_label),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
