@@ -375,10 +375,12 @@ static void job_make_command(struct job *j)
         lab_compat_vars_for(j->kv, j->carch, &cv);
     char *ccv = lab_asprintf("%s%s%s%s", have_ccache() ? "ccache " : "", j->cc,
                              cv.cflags && *cv.cflags ? " " : "", cv.cflags ? cv.cflags : "");
+    char *hostcc = lab_asprintf("%s%s%s", j->cc, cv.hostcc && *cv.hostcc ? " " : "",
+                                cv.hostcc ? cv.hostcc : "");
     char *q[] = {lab_shell_quote(j->srcdir),
                  j->objdir ? lab_shell_quote(j->objdir) : NULL,
                  lab_shell_quote(ccv),
-                 lab_shell_quote(j->cc),
+                 lab_shell_quote(hostcc),
                  cv.as && *cv.as ? lab_shell_quote(cv.as) : NULL,
                  cv.ld && *cv.ld ? lab_shell_quote(cv.ld) : NULL};
     const char *wrap = j->b->wrap;
@@ -389,6 +391,7 @@ static void job_make_command(struct job *j)
     for (size_t i = 0; i < sizeof q / sizeof q[0]; i++)
         free(q[i]);
     free(ccv);
+    free(hostcc);
     lab_compat_vars_free(&cv);
     setenv("LC_ALL", "C", 1); /* ASCII diagnostics, parsed by the compat layer */
     /* A lab started from make (make check) inherits its MAKEFLAGS, which

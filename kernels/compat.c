@@ -54,6 +54,14 @@ static const struct lab_compat_cover covers[] = {
      LAB_CC(11, 0),
      LAB_CC(12, 99),
      "2.6.24..2.6.39 i386 (arch/x86) with gcc 11/12; 2.6.32.70 builds and boots"},
+    {{LAB_KV_RC(3, 0, 0, 0), LAB_KV_RC(4, 0, 0, 0), I386},
+     LAB_CC(11, 0),
+     LAB_CC(12, 99),
+     "3.0..3.19 i386 (arch/x86) with gcc 11/12; 3.10.99 builds and boots"},
+    {{LAB_KV_RC(4, 0, 0, 0), LAB_KV_RC(5, 0, 0, 0), I386},
+     LAB_CC(11, 0),
+     LAB_CC(12, 99),
+     "4.0..4.20 i386 (arch/x86) with gcc 11/12; 4.4.178 builds and boots"},
 };
 
 /* What the layer refuses, and why: every version from 2.4.0 to 5.15.x that
@@ -72,8 +80,14 @@ static const struct lab_compat_refusal refusals[] = {
     {{LAB_KV_RC(2, 6, 24, 0), LAB_KV_RC(3, 0, 0, 0), X64},
      "2.6.24..2.6.39 on x86_64 is not covered: no x86_64 tree of it was built here (the vdso "
      "links are untried; i686 is covered: build with --arch i686)"},
-    {{LAB_KV_RC(3, 0, 0, 0), LAB_KV_RC(5, 16, 0, 0), ANY},
-     "3.0..5.15.x is not covered yet: no tree of it was built and booted here with gcc 11/12. "
+    {{LAB_KV_RC(3, 0, 0, 0), LAB_KV_RC(4, 0, 0, 0), X64},
+     "3.0..3.19 on x86_64 is not covered: no x86_64 tree of it was built here (i686 is; build "
+     "with --arch i686)"},
+    {{LAB_KV_RC(4, 0, 0, 0), LAB_KV_RC(5, 0, 0, 0), X64},
+     "4.0..4.20 on x86_64 is not covered: no x86_64 tree of it was built here (i686 is; build "
+     "with --arch i686)"},
+    {{LAB_KV_RC(5, 0, 0, 0), LAB_KV_RC(5, 16, 0, 0), ANY},
+     "5.0..5.15.x is not covered yet: no tree of it was built and booted here with gcc 11/12. "
      "Known classes still to fix: objtool and the vdso links, dtc's yylloc defined twice, "
      "defined(@array) in kernel/timeconst.pl (3.x), new binutils relocations"},
 };
@@ -132,6 +146,12 @@ static const struct lab_compat_flag flags[] = {
      LAB_COMPAT_CFLAGS,
      "-fdiagnostics-column-unit=byte",
      "byte columns in diagnostics, for the FASTCALL fix from gcc's own messages"},
+    {{LAB_KV_RC(2, 6, 24, 0), LAB_KV_RC(5, 16, 0, 0), ANY},
+     LAB_COMPAT_HOSTCC,
+     "-fcommon",
+     "gcc 10+ defaults to -fno-common, also for host tools: arch/x86/tools/relocs_32.o and "
+     "relocs_64.o both define per_cpu_load_addr (3.x), dtc's lexer and parser both define "
+     "yylloc: \"multiple definition of\" at the host link"},
     {{RERA, I386}, LAB_COMPAT_AS, "as --32", "2.4's Makefiles call as directly: 32-bit objects"},
     {{RERA, I386},
      LAB_COMPAT_LD,
@@ -459,6 +479,12 @@ static const struct lab_compat_verified verified[] = {
     {"2.6.32.70", "i686", "gcc 12.2", "2026-12-02",
      "built in 245 s with lab-2.6.21.config; IO smoke test passes (44.6 MB/s, sda on libata "
      "ata_piix in mwdma2, boot-to-agent 1.3 s)"},
+    {"3.10.99", "i686", "gcc 12.2", "2026-12-02",
+     "built in 334 s with lab-2.6.21.config (host tools with -fcommon); IO smoke test passes "
+     "(53.2 MB/s, sda on libata ata_piix in mwdma2, boot-to-agent 1.4 s)"},
+    {"4.4.178", "i686", "gcc 12.2", "2026-12-02",
+     "built in 444 s with lab-6.x.config over tinyconfig, no fixup; IO smoke test passes "
+     "(41.5 MB/s, sda on libata ata_piix in mwdma2, boot-to-agent 1.4 s)"},
 };
 
 size_t lab_compat_cover_count(void)
@@ -542,13 +568,15 @@ void lab_compat_vars_for(lab_kver v, unsigned arch, struct lab_compat_vars *out)
     out->cflags = lab_xstrdup("");
     out->as = lab_xstrdup("");
     out->ld = lab_xstrdup("");
+    out->hostcc = lab_xstrdup("");
     for (size_t i = 0; i < lab_compat_flag_count(); i++) {
         const struct lab_compat_flag *f = &flags[i];
         if (!lab_compat_range_has(&f->r, v, arch))
             continue;
-        char **dst = f->where == LAB_COMPAT_CFLAGS ? &out->cflags
-                     : f->where == LAB_COMPAT_AS   ? &out->as
-                                                   : &out->ld;
+        char **dst = f->where == LAB_COMPAT_CFLAGS   ? &out->cflags
+                     : f->where == LAB_COMPAT_AS     ? &out->as
+                     : f->where == LAB_COMPAT_HOSTCC ? &out->hostcc
+                                                     : &out->ld;
         *dst = join(*dst, f->value);
     }
 }
@@ -558,6 +586,7 @@ void lab_compat_vars_free(struct lab_compat_vars *vars)
     free(vars->cflags);
     free(vars->as);
     free(vars->ld);
+    free(vars->hostcc);
     memset(vars, 0, sizeof *vars);
 }
 

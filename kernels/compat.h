@@ -43,6 +43,7 @@ enum lab_compat_where {
     LAB_COMPAT_CFLAGS, /* appended to CC: every C and .S compile, and links through $(CC) */
     LAB_COMPAT_AS,     /* the AS= make variable */
     LAB_COMPAT_LD,     /* the LD= make variable */
+    LAB_COMPAT_HOSTCC, /* appended to HOSTCC: the host tools the build compiles and runs */
 };
 
 struct lab_compat_flag {
@@ -102,6 +103,7 @@ struct lab_compat_vars {
     char *cflags;
     char *as;
     char *ld;
+    char *hostcc; /* flags for HOSTCC */
 };
 void lab_compat_vars_for(lab_kver v, unsigned arch, struct lab_compat_vars *out);
 void lab_compat_vars_free(struct lab_compat_vars *vars);

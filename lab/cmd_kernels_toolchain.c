@@ -77,8 +77,9 @@ static void toolchain_for(lab_kver v, const char *vs, const char *arch,
         return;
     struct lab_compat_vars cv;
     lab_compat_vars_for(v, a, &cv);
-    printf("  make: CC=\"gcc %s\"%s%s%s%s%s%s\n", cv.cflags, *cv.as ? " AS=\"" : "", cv.as,
-           *cv.as ? "\"" : "", *cv.ld ? " LD=\"" : "", cv.ld, *cv.ld ? "\"" : "");
+    printf("  make: CC=\"gcc %s\"%s%s%s%s%s%s%s%s%s\n", cv.cflags, *cv.as ? " AS=\"" : "", cv.as,
+           *cv.as ? "\"" : "", *cv.ld ? " LD=\"" : "", cv.ld, *cv.ld ? "\"" : "",
+           *cv.hostcc ? " HOSTCC=\"gcc " : "", cv.hostcc, *cv.hostcc ? "\"" : "");
     lab_compat_vars_free(&cv);
     printf("  flags:\n");
     for (size_t i = 0; i < lab_compat_flag_count(); i++) {

@@ -161,6 +161,17 @@ for v in 2.4.22 2.6.9 2.6.11 2.6.12-rc2 2.6.20; do
     printf "  %-11s build + smoke test %5.0f s\n" "$v" "$secs"
     names=${names:+$names,}bench-$v
 done
+# Trees of the other era groups (GitHub snapshots, docs/era-kernels.md's
+# verified table), when given: LAB_BENCH_ERA_TREES="/path/linux-3.10.99.tar ...".
+for t in ${LAB_BENCH_ERA_TREES:-}; do
+    v=$(basename "$t"); v=${v#linux-}; v=${v%.tar*}
+    start=$(date +%s.%N)
+    LAB_HOME=$home CCACHE_DISABLE=1 "$lab" kernels build "$t" --arch i686 \
+        --name bench-$v >"$tmp/build" 2>&1 || { tail -20 "$tmp/build"; exit 1; }
+    secs=$(echo "$(date +%s.%N) - $start" | bc)
+    printf "  %-11s build + smoke test %5.0f s\n" "$v" "$secs"
+    names=${names:+$names,}bench-$v
+done
 # Five boots of each, interleaved (A B C D A B C D ...), then where the
 # time went, each kernel's split saying how it was obtained.
 local before; before=$(loadavg)
