@@ -60,7 +60,8 @@ static int normalise(const struct lab_fsimage_recipe *in, struct recipe *r)
     r->extra = in->extra_bytes;
     r->copies = in->tree_copies;
     r->label = in->label;
-    if (r->label && (!*r->label || strlen(r->label) > 16 || strspn(r->label, LABEL_CHARS) != strlen(r->label)))
+    if (r->label &&
+        (!*r->label || strlen(r->label) > 16 || strspn(r->label, LABEL_CHARS) != strlen(r->label)))
         return lab_error("fs image: label '%s' is not 1-16 of [A-Za-z0-9._-]", r->label);
     if (r->copies) {
         r->tree = in->tree;

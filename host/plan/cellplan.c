@@ -150,10 +150,8 @@ static void plan_disks(const struct lab_cell_spec *spec, struct lab_cell_plan *p
     }
     p->second_disk = e->load && strcmp(e->load, "io_other") == 0;
     if (p->second_disk)
-        p->scratch =
-            (struct lab_fsimage_recipe){.fs = "ext3",
-                                        .extra_bytes = 2 * e->load_size + (64 << 20),
-                                        .label = LAB_SCRATCH_LABEL};
+        p->scratch = (struct lab_fsimage_recipe){
+            .fs = "ext3", .extra_bytes = 2 * e->load_size + (64 << 20), .label = LAB_SCRATCH_LABEL};
 }
 
 int lab_cell_plan_rules(struct lab_cell_plan *p, const struct lab_experiment *e, char *reason,
