@@ -61,11 +61,11 @@ static const struct lab_compat_cover covers[] = {
     {{LAB_KV_RC(4, 0, 0, 0), LAB_KV_RC(5, 0, 0, 0), I386},
      LAB_CC(11, 0),
      LAB_CC(12, 99),
-     "4.0..4.20 i386 (arch/x86) with gcc 11/12; 4.4.178 builds and boots"},
+     "4.0..4.20 i386 (arch/x86) with gcc 11/12; 4.4.178 and 4.19.48 build and boot"},
     {{LAB_KV_RC(5, 0, 0, 0), LAB_KV_RC(5, 16, 0, 0), I386},
      LAB_CC(11, 0),
      LAB_CC(12, 99),
-     "5.0..5.15.x i386 (arch/x86) with gcc 11/12; 5.4.59 builds and boots"},
+     "5.0..5.15.x i386 (arch/x86) with gcc 11/12; 5.4.59 and 5.10.89 build and boot"},
 };
 
 /* What the layer refuses, and why: every version from 2.4.0 to 5.15.x that
@@ -376,6 +376,17 @@ static const struct lab_compat_fixup fixups[] = {
      "__GNUC__; 3.18+ has a compiler-gcc5.h, none has gcc 6+)",
      "gcc 5+ (before 3.18) or gcc 6+ (before 4.2): \"linux/compiler-gcc12.h: No such file or "
      "directory\""},
+    {"compiler-gcc4-minor",
+     {LAB_KV_RC(3, 0, 0, 0), LAB_KV_RC(4, 2, 0, 0), ANY},
+     "include/linux/compiler-gcc4.h",
+     LAB_COMPAT_REGEX,
+     "(if|&&|\\|\\|)([ \t]+)__GNUC_MINOR__",
+     "\\1\\2(__GNUC__ > 4 ? 9 : __GNUC_MINOR__)",
+     "compiler-gcc4.h's tests of __GNUC_MINOR__ read gcc 5+ as gcc 4.9 (it is included for "
+     "any gcc by compiler-gcc-header; 3.4.113's stable backport defines asm_volatile_goto "
+     "inside #if __GNUC_MINOR__ >= 3)",
+     "gcc 12.2 (minor 2) skips what needs gcc 4.3+: \"implicit declaration of function "
+     "'asm_volatile_goto'\" in arch/x86/include/asm/cpufeature.h"},
     {"vsyscall-ld-m-late",
      {RI386L, I386},
      "arch/i386/kernel/Makefile",
@@ -491,9 +502,15 @@ static const struct lab_compat_verified verified[] = {
     {"4.4.178", "i686", "gcc 12.2", "2026-12-02",
      "built in 444 s with lab-6.x.config over tinyconfig, no fixup; IO smoke test passes "
      "(41.5 MB/s, sda on libata ata_piix in mwdma2, boot-to-agent 1.4 s)"},
+    {"4.19.48", "i686", "gcc 12.2", "2026-12-02",
+     "built in 519 s with lab-6.x.config over tinyconfig, no fixup; IO smoke test passes "
+     "(52.2 MB/s, sda on libata ata_piix in mwdma2, boot-to-agent 1.4 s)"},
     {"5.4.59", "i686", "gcc 12.2", "2026-12-02",
      "built in 637 s with lab-6.x.config over tinyconfig, no fixup; IO smoke test passes "
      "(62.7 MB/s, sda on libata ata_piix in mwdma2, boot-to-agent 1.4 s)"},
+    {"5.10.89", "i686", "gcc 12.2", "2026-12-02",
+     "built in 545 s with lab-6.x.config over tinyconfig, no fixup; IO smoke test passes "
+     "(63.4 MB/s, sda on libata ata_piix in mwdma2, boot-to-agent 1.3 s)"},
 };
 
 size_t lab_compat_cover_count(void)
