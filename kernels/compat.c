@@ -57,11 +57,11 @@ static const struct lab_compat_cover covers[] = {
     {{LAB_KV_RC(3, 0, 0, 0), LAB_KV_RC(4, 0, 0, 0), I386},
      LAB_CC(11, 0),
      LAB_CC(12, 99),
-     "3.0..3.19 i386 (arch/x86) with gcc 11/12; 3.10.99 builds and boots"},
+     "3.0..3.19 i386 (arch/x86) with gcc 11/12; 3.4.113 and 3.10.99 build and boot"},
     {{LAB_KV_RC(4, 0, 0, 0), LAB_KV_RC(5, 0, 0, 0), I386},
      LAB_CC(11, 0),
      LAB_CC(12, 99),
-     "4.0..4.20 i386 (arch/x86) with gcc 11/12; 4.4.178 and 4.19.48 build and boot"},
+     "4.0..4.20 i386 (arch/x86) with gcc 11/12; 4.4.178, 4.9.229 and 4.19.48 build and boot"},
     {{LAB_KV_RC(5, 0, 0, 0), LAB_KV_RC(5, 16, 0, 0), I386},
      LAB_CC(11, 0),
      LAB_CC(12, 99),
@@ -387,6 +387,16 @@ static const struct lab_compat_fixup fixups[] = {
      "inside #if __GNUC_MINOR__ >= 3)",
      "gcc 12.2 (minor 2) skips what needs gcc 4.3+: \"implicit declaration of function "
      "'asm_volatile_goto'\" in arch/x86/include/asm/cpufeature.h"},
+    {"initdata-prototype",
+     {LAB_KV_RC(3, 0, 0, 0), LAB_KV_RC(3, 10, 0, 0), ANY},
+     "include/acpi/*.h",
+     LAB_COMPAT_REGEX,
+     "([A-Za-z_][A-Za-z0-9_]*[ \t]+)__initdata([ \t]+[A-Za-z_][A-Za-z0-9_]*\\([^)]*\\);)",
+     "\\1__init\\2",
+     "a function prototype marked __initdata (acpi_os_initialize in acpiosxf.h, 3.4.113; gone "
+     "by 3.10) is marked __init, as its definition is",
+     "gcc 5+: \"'osi_setup_entries' causes a section type conflict with 'acpi_os_initialize'\" "
+     "(the data of .init.data and a function declared to live there)"},
     {"vsyscall-ld-m-late",
      {RI386L, I386},
      "arch/i386/kernel/Makefile",
@@ -496,12 +506,20 @@ static const struct lab_compat_verified verified[] = {
     {"2.6.18", "i686", "gcc 12.2", "2026-12-02",
      "built in 77 s (ccache warm from a first try on a tree without its vmlinux.lds.S); IO "
      "smoke test passes (52.2 MB/s, hda on drivers/ide in mwdma2, boot-to-agent 3.5 s)"},
+    {"3.4.113", "i686", "gcc 12.2", "2026-12-02",
+     "built in 310 s with lab-2.6.21.config (compiler-gcc4-minor and initdata-prototype found "
+     "on it); IO smoke test passes (61.3 MB/s, sda on libata ata_piix in mwdma2, "
+     "boot-to-agent 1.2 s)"},
     {"3.10.99", "i686", "gcc 12.2", "2026-12-02",
      "built in 334 s with lab-2.6.21.config (host tools with -fcommon); IO smoke test passes "
-     "(53.2 MB/s, sda on libata ata_piix in mwdma2, boot-to-agent 1.4 s)"},
+     "(53.2 MB/s, sda on libata ata_piix in mwdma2, boot-to-agent 1.4 s); rebuilt with "
+     "compiler-gcc4-minor in its range in 352 s, passes (58.8 MB/s, 1.5 s)"},
     {"4.4.178", "i686", "gcc 12.2", "2026-12-02",
      "built in 444 s with lab-6.x.config over tinyconfig, no fixup; IO smoke test passes "
      "(41.5 MB/s, sda on libata ata_piix in mwdma2, boot-to-agent 1.4 s)"},
+    {"4.9.229", "i686", "gcc 12.2", "2026-12-02",
+     "built in 434 s with lab-6.x.config over tinyconfig, no fixup; IO smoke test passes "
+     "(40.6 MB/s, sda on libata ata_piix in mwdma2, boot-to-agent 1.5 s)"},
     {"4.19.48", "i686", "gcc 12.2", "2026-12-02",
      "built in 519 s with lab-6.x.config over tinyconfig, no fixup; IO smoke test passes "
      "(52.2 MB/s, sda on libata ata_piix in mwdma2, boot-to-agent 1.4 s)"},

@@ -13,6 +13,7 @@
 enum {
     O_CONFIG = 256,
     O_CC,
+    O_ARCH,
     O_ACCEL,
     O_TIMEOUT,
     O_SHOW,
@@ -50,6 +51,8 @@ static const struct opt {
     {"config", O_CONFIG, "FRAGMENT", TEXT(cells.fragment),
      "extra kernel config options for every build"},
     {"cc", O_CC, "CC", TEXT(cells.cc), "compiler for the builds"},
+    {"arch", O_ARCH, "A", TEXT(cells.arch),
+     "x86_64 (default) or i686, for every build (era trees: i686)"},
     {"accel", O_ACCEL, "A", TEXT(cells.accel), "auto (default), tcg or kvm"},
     {"cpu", O_CPU, "NAME", TEXT(cells.cpu), "CPU profile from `lab cpus` (default fast)"},
     {"timeout", O_TIMEOUT, "S", NOT_TEXT, "seconds before a cell counts as hung"},
@@ -178,6 +181,8 @@ int lab_bisect_opts_parse(int argc, char **argv, struct lab_bisect_opts *o)
     o->cells.repo = o->row.repo;
     if (o->engine && strcmp(o->engine, "local") != 0 && strcmp(o->engine, "slurm") != 0)
         return lab_error("unknown engine '%s' for bisect: local or slurm", o->engine);
+    if (o->cells.arch && strcmp(o->cells.arch, "x86_64") != 0 && strcmp(o->cells.arch, "i686") != 0)
+        return lab_error("--arch wants x86_64 or i686, not '%s'", o->cells.arch);
     if (o->partition && !lab_bisect_opts_slurm(o))
         return lab_error("--partition is for --engine slurm");
     return 0;

@@ -73,7 +73,8 @@ void lab_bisect_cells_setup(struct lab_bisect_cells *c, const char (*commits)[41
 static int cells_build(void *ctx, const char *hash, char *kernel, size_t len)
 {
     struct lab_bisect_cells *c = ctx;
-    struct lab_build_spec b = {.repo = c->repo, .ref = hash, .fragment = c->fragment, .cc = c->cc};
+    struct lab_build_spec b = {
+        .repo = c->repo, .ref = hash, .fragment = c->fragment, .cc = c->cc, .arch = c->arch};
     char *name = NULL;
     int64_t t0 = lab_now_ns();
     fprintf(stderr, "lab: bisect: building %.12s\n", hash);

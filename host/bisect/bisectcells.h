@@ -13,6 +13,7 @@
 struct lab_bisect_cells {
     const char *repo;          /* the kernel git repository */
     const char *fragment, *cc; /* builds: extra config, compiler (NULL: defaults) */
+    const char *arch;          /* builds: "x86_64" or "i686" (NULL: x86_64) */
     const char *accel;         /* "auto", "tcg", "kvm" */
     const char *cpu;           /* --cpu: the CPU profile's name; NULL: the profile's */
     unsigned timeout_s;        /* per cell; 0: derived from the work */

@@ -163,15 +163,17 @@ static void poll_build(struct lab_bisect_slurm *s, struct build *b, const char *
 
 /* The kernel's name: one per commit and build options. The builder caches
  * by its inputs, so building a commit again (another bisection, a local
- * one) costs nothing; a --config or --cc of its own keeps another
+ * one) costs nothing; a --config, --cc or --arch of its own keeps another
  * bisection's kernels apart. */
 static void kernel_name(const struct lab_bisect_cells *c, const char *commit, char *out, size_t len)
 {
     struct lab_hash h;
     char hex[LAB_HASH_HEX_LEN + 1] = "";
-    if ((c->fragment || c->cc) && lab_hash_init(&h) == 0) {
+    if ((c->fragment || c->cc || c->arch) && lab_hash_init(&h) == 0) {
         lab_hash_str(&h, c->fragment ? c->fragment : "");
         lab_hash_str(&h, c->cc ? c->cc : "");
+        if (c->arch) /* only when given: the names of before stay */
+            lab_hash_str(&h, c->arch);
         if (lab_hash_final(&h, hex) < 0)
             hex[0] = '\0';
     }
@@ -197,21 +199,24 @@ static int write_build_script(const struct lab_bisect_slurm *s, const struct bui
     const struct lab_bisect_cells *c = s->c;
     char *repo = quoted_abs(c->repo), *frag = c->fragment ? quoted_abs(c->fragment) : NULL;
     char *cc = c->cc ? lab_shell_quote(c->cc) : NULL, *lab = lab_shell_quote(s->lab);
+    char *arch = c->arch ? lab_shell_quote(c->arch) : NULL;
     char *dir = lab_shell_quote(b->dir);
     char *text = lab_asprintf("#!/bin/sh\n"
                               "LAB_STORE=%s/smoke.db %s kernels build --repo %s --ref %s --name %s"
-                              "%s%s%s%s\n"
+                              "%s%s%s%s%s%s\n"
                               "rc=$?\n"
                               "echo $rc >%s/rc.tmp && mv %s/rc.tmp %s/rc\n"
                               "exit $rc\n",
                               dir, lab, repo, b->commit, b->kernel, frag ? " --config " : "",
-                              frag ? frag : "", cc ? " --cc " : "", cc ? cc : "", dir, dir, dir);
+                              frag ? frag : "", cc ? " --cc " : "", cc ? cc : "",
+                              arch ? " --arch " : "", arch ? arch : "", dir, dir, dir);
     *script = lab_asprintf("%s/build.sh", b->dir);
     int rc = lab_mkdir_p(b->dir, 0755) == 0 ? lab_write_file(*script, text, strlen(text)) : -1;
     free(text);
     free(dir);
     free(lab);
     free(cc);
+    free(arch);
     free(frag);
     free(repo);
     return rc;

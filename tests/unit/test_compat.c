@@ -69,8 +69,8 @@ static void test_coverage(void **state)
     assert_non_null(lab_compat_covers(kv("2.6.13"), I));
     assert_non_null(lab_compat_covers(kv("2.6.20"), I));
     /* 3.x, 4.x and 5.0-5.15 on i386, not on x86_64 */
-    const char *late[] = {"3.0-rc1", "3.0", "3.10", "3.19.8", "4.0",    "4.4.178",
-                          "4.9",     "4.20.17", "5.0-rc1", "5.4",   "5.15.3"};
+    const char *late[] = {"3.0-rc1", "3.0",     "3.10",    "3.19.8", "4.0",   "4.4.178",
+                          "4.9",     "4.20.17", "5.0-rc1", "5.4",    "5.15.3"};
     for (size_t i = 0; i < sizeof late / sizeof late[0]; i++) {
         assert_non_null(lab_compat_covers(kv(late[i]), I));
         assert_null(lab_compat_covers(kv(late[i]), X));
@@ -325,6 +325,32 @@ static void test_regex_rows(void **state)
     assert_int_equal(n, 1);
     assert_non_null(strstr(out, "#include gcc_header(4)"));
     free(out);
+    /* 3.4.113's compiler-gcc4.h: each test of the minor, none twice */
+    out = run("compiler-gcc4-minor",
+              "# if __GNUC_MINOR__ == 1 && __GNUC_PATCHLEVEL__ <= 1\n#if __GNUC_MINOR__ >= 3\n"
+              "#if GCC_VERSION <= 40801\n#if defined(X) && __GNUC_MINOR__ >= 5\n",
+              &n);
+    assert_int_equal(n, 3);
+    assert_string_equal(
+        out, "# if (__GNUC__ > 4 ? 9 : __GNUC_MINOR__) == 1 && __GNUC_PATCHLEVEL__ <= 1\n"
+             "#if (__GNUC__ > 4 ? 9 : __GNUC_MINOR__) >= 3\n#if GCC_VERSION <= 40801\n"
+             "#if defined(X) && (__GNUC__ > 4 ? 9 : __GNUC_MINOR__) >= 5\n");
+    char *again = run("compiler-gcc4-minor", out, &n);
+    assert_int_equal(n, 0);
+    free(again);
+    free(out);
+    out = run("initdata-prototype",
+              "acpi_status __initdata acpi_os_initialize(void);\n"
+              "static int __initdata table[4];\nextern char __initdata boot_name[];\n",
+              &n);
+    assert_int_equal(n, 1);
+    assert_string_equal(out,
+                        "acpi_status __init acpi_os_initialize(void);\n"
+                        "static int __initdata table[4];\nextern char __initdata boot_name[];\n");
+    free(out);
+    assert_true(applies("compiler-gcc4-minor", "3.4.113", LAB_COMPAT_I386));
+    assert_false(applies("compiler-gcc4-minor", "2.6.32.70", LAB_COMPAT_I386));
+    assert_false(applies("compiler-gcc4-minor", "4.4.178", LAB_COMPAT_I386));
 
     out = run("compiler-gcc4",
               "#if __GNUC__ > 4\n#error no compiler-gcc.h file for this gcc version\n"
