@@ -151,19 +151,12 @@ srcs=$(cd "$(dirname "$0")/../.." && pwd)/../shared/kernels
 # QEMU runs as libvirt-qemu: the private home must be readable by it (the
 # bench's mktemp dir is 0700), and it reuses the accelerator verdict.
 chmod 755 "$tmp"
-local home=$tmp/era-home names= v
+local home=$tmp/era-home names= t v
 mkdir -p "$home" && cp "${LAB_HOME:-/var/cache/lab}"/accel-* "$home"/ 2>/dev/null
-for v in 2.4.22 2.6.9 2.6.11 2.6.12-rc2 2.6.20; do
-    start=$(date +%s.%N)
-    LAB_HOME=$home CCACHE_DISABLE=1 "$lab" kernels build "$srcs/linux-$v.tar.xz" --arch i686 \
-        --name bench-$v >"$tmp/build" 2>&1 || { tail -20 "$tmp/build"; exit 1; }
-    secs=$(echo "$(date +%s.%N) - $start" | bc)
-    printf "  %-11s build + smoke test %5.0f s\n" "$v" "$secs"
-    names=${names:+$names,}bench-$v
-done
-# Trees of the other era groups (GitHub snapshots, docs/era-kernels.md's
-# verified table), when given: LAB_BENCH_ERA_TREES="/path/linux-3.10.99.tar ...".
-for t in ${LAB_BENCH_ERA_TREES:-}; do
+# ../shared/kernels' trees, then those of the other era groups when given
+# (GitHub snapshots, docs/era-kernels.md's verified table):
+# LAB_BENCH_ERA_TREES="/path/linux-3.10.99.tar ...".
+for t in "$srcs"/linux-{2.4.22,2.6.9,2.6.11,2.6.12-rc2,2.6.20}.tar.xz ${LAB_BENCH_ERA_TREES:-}; do
     v=$(basename "$t"); v=${v#linux-}; v=${v%.tar*}
     start=$(date +%s.%N)
     LAB_HOME=$home CCACHE_DISABLE=1 "$lab" kernels build "$t" --arch i686 \
