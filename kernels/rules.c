@@ -95,6 +95,25 @@ static const struct lab_rule_row rows[] = {
      0,
      {0},
      "libata's forced transfer mode at boot, from 2.6.28"},
+    /* drivers/ide probes every position it knows, each empty one with
+     * fixed 50 ms busy-waits, for ATA and again for ATAPI: 3.3 s of a 2.4.22
+     * boot and 3.7 s of 2.6.11's (docs/timing.md). ide_setup() reads
+     * "hdX=noprobe" and "ideN=noprobe": read in the 2.4.22, 2.6.18 and
+     * 2.6.20 trees, booted on 2.4.22, 2.6.9, 2.6.11 and 2.6.12-rc2. By
+     * 2.6.32 (2.6.32.70's ide.c) they were gone for ide_core.noprobe=, and
+     * where in between was not read here: a word the kernel does not know
+     * becomes an environment variable of /init, and init/main.c panics
+     * past MAX_INIT_ENVS of them. So the rule ends where it was read; a
+     * drivers/ide kernel from 2.6.21 on (the lab's builds take libata
+     * there) keeps the full probe. */
+    {LAB_RULE_IDE_NOPROBE,
+     NULL,
+     0,
+     V(2, 6, 21),
+     "hdX=noprobe",
+     0,
+     {0},
+     "drivers/ide's ide_setup() words, read up to 2.6.20"},
     /* Guest RAM never below what the kernel needs to boot at all (Debian's
      * 6.x kernels with their initramfs die silently in 64 MiB). */
     {LAB_RULE_MEMORY_FLOOR, NULL, V(5, 0, 0), 0, NULL, 256, {0}, "Debian's 5.x/6.x boots"},
@@ -283,6 +302,7 @@ void lab_run_rules_for(lab_kver v, struct lab_run_rules *out)
         .qboot = lab_rule_value(LAB_RULE_QBOOT, v, ""),
         .libata_dma = lab_rule_value(LAB_RULE_LIBATA_DMA, v, ""),
         .libata_force = lab_rule_value(LAB_RULE_LIBATA_FORCE, v, ""),
+        .ide_noprobe = lab_rule_value(LAB_RULE_IDE_NOPROBE, v, ""),
     };
 }
 

@@ -39,6 +39,7 @@ enum lab_rule {
     LAB_RULE_IDE_DMA_KCONFIG_READ, /* the versions whose Kconfig was read for those options */
     LAB_RULE_LIBATA_DMA,   /* value: libata's boot parameter that limits DMA (libata.dma=) */
     LAB_RULE_LIBATA_FORCE, /* value: libata's boot parameter that forces a mode (libata.force=) */
+    LAB_RULE_IDE_NOPROBE,  /* value: drivers/ide's words that skip a position (hdX=noprobe) */
 };
 
 struct lab_rule_row {
@@ -72,6 +73,7 @@ struct lab_run_rules {
     const char *qboot;         /* "qboot": by default; "asked": on LAB_FIRMWARE=qboot; "": never */
     const char *libata_dma;    /* "libata.dma=", or "": the kernel has no such parameter */
     const char *libata_force;  /* "libata.force=", or "" */
+    const char *ide_noprobe;   /* "hdX=noprobe": drivers/ide reads hdX= and ideN= words, or "" */
 };
 void lab_run_rules_for(lab_kver v, struct lab_run_rules *out);
 

@@ -25,6 +25,11 @@ void lab_kernels_print_era(const struct lab_era *era)
            era->ide_libata ? "ata_piix (libata), /dev/sdX" : "drivers/ide piix, /dev/hdX");
     struct lab_run_rules rules;
     lab_run_rules_for(era->version, &rules);
+    if (!era->ide_libata)
+        printf("  %-16s %s\n", "ide probe",
+               rules.ide_noprobe[0] ? "the cell's disks only: hdX=noprobe, ideN=noprobe for the "
+                                      "rest, when built in (LAB_IDE_PROBE=all: every position)"
+                                    : "every position (no noprobe words read for this version)");
     printf("  %-16s %s\n", "PCI interrupts",
            !era->pci_msi         ? "ACPI routing (no MSI in the .config, or no .config)"
            : rules.acpi_noirq[0] ? "MSI (.config): acpi=noirq on ide, sata, virtio-scsi; ACPI "

@@ -68,8 +68,8 @@ static void test_linux_2_4(void **state)
     assert_null(strstr(cmdline, "lab."));
     /* 2.4: file readahead is BLKFRASET; 2.6 on: BLKRASET */
     assert_true((strstr(params, "lab.ra_blkfra=1") != NULL) == (strstr(cmdline, "ram0") != NULL));
-    /* by default the kernel probes its IDE positions itself, under SeaBIOS */
-    assert_null(strstr(cmdline, "noprobe"));
+    /* drivers/ide probes only hda, the cell's one disk; SeaBIOS */
+    assert_non_null(strstr(cmdline, " hdb=noprobe hdc=noprobe hdd=noprobe ide2=noprobe"));
     assert_null(strstr(xml, "qboot.rom"));
     assert_null(strstr(xml, "<cpu"));
     assert_golden("cell-2.4.26-i686-ide.xml", xml);
@@ -78,13 +78,13 @@ static void test_linux_2_4(void **state)
     free(params);
 }
 
-/* The era boot's cuts, asked for: drivers/ide probes only hda (one data
+/* The era boot's cuts. By default drivers/ide probes only hda (one data
  * disk; the other positions and 2.4's four ISA interfaces are skipped),
- * and qboot on a CPU without a local APIC (the 8259 wired to the CPU),
- * up to 2.6.12. */
+ * where ide_setup() was read (up to 2.6.20); LAB_IDE_PROBE=all gives the
+ * full probe back. qboot on a CPU without a local APIC (the 8259 wired
+ * to the CPU) when asked, up to 2.6.12. */
 static void test_era_cuts(void **state)
 {
-    setenv("LAB_IDE_PROBE", "cell", 1);
     setenv("LAB_FIRMWARE", "qboot", 1);
     const char *versions[] = {"2.4.22", "2.6.11", "2.6.20"};
     for (size_t i = 0; i < sizeof versions / sizeof versions[0]; i++) {
@@ -100,8 +100,49 @@ static void test_era_cuts(void **state)
         free(cmdline);
         free(params);
     }
-    unsetenv("LAB_IDE_PROBE");
     unsetenv("LAB_FIRMWARE");
+    setenv("LAB_IDE_PROBE", "all", 1);
+    char *cmdline, *params,
+        *xml = cell_xml("2.4.22", "i686", "ide", "pata-2003", &cmdline, &params);
+    assert_null(strstr(cmdline, "noprobe"));
+    free(xml);
+    free(cmdline);
+    free(params);
+    unsetenv("LAB_IDE_PROBE");
+}
+
+/* Where the words would not reach ide_setup(): libata (sdX), a drivers/ide
+ * kernel past the versions read (2.6.21 on), a modular drivers/ide (the
+ * words would become /init's environment). A SATA cell on a built-in 2.6
+ * kernel still skips all four PIIX positions. */
+static void test_ide_noprobe_where(void **state)
+{
+    struct lab_experiment exp;
+    struct lab_profile profile;
+    struct lab_domain_spec ds;
+    assert_int_equal(lab_experiment_parse("t.exp", "test = seqread\n", &exp), 0);
+    assert_int_equal(lab_profile_resolve("pata-2003", &profile), 0);
+    static const struct {
+        const char *version, *bus;
+        int libata, nmodules, words;
+    } cases[] = {
+        {"2.6.11", "sata", 0, 0, 1}, {"2.6.20", "ide", 1, 0, 0},  {"2.6.24", "ide", 0, 0, 0},
+        {"2.6.9", "ide", 0, 2, 0},   {"3.10.99", "ide", 1, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct lab_era era;
+        assert_int_equal(lab_era_for(cases[i].version, "i686", &era), 0);
+        era.ide_libata = cases[i].libata; /* as a kernel's .config may choose */
+        struct lab_cell_plan p = plan_of(&era, lab_bus_find(cases[i].bus), LAB_CHANNEL_UART, &exp);
+        p.nmodules = (size_t)cases[i].nmodules;
+        char *cmd = lab_cell_domain(&p, &profile, &exp, "qemu", &paths, &ds);
+        if ((strstr(cmd, "noprobe") != NULL) != cases[i].words)
+            fail_msg("%s on %s: %s", cases[i].version, cases[i].bus, cmd);
+        if (cases[i].words)
+            assert_non_null(strstr(cmd, " hda=noprobe hdb=noprobe hdc=noprobe hdd=noprobe"));
+        free(cmd);
+    }
+    lab_experiment_free(&exp);
 }
 
 static void test_linux_2_6_0(void **state)
@@ -204,7 +245,7 @@ static void test_cmdline_fits_every_era(void **state)
     static const char *const scheds[] = {NULL, "anticipatory", "deadline", "mq-deadline"};
     struct lab_profile profile;
     assert_int_equal(lab_profile_resolve("pata-2003", &profile), 0);
-    setenv("LAB_IDE_PROBE", "cell", 1); /* the longest line: every noprobe word */
+    /* the longest line: every noprobe word (the default) */
     size_t checked = 0;
     for (size_t r = 0; r < lab_era_row_count(); r++) {
         const struct lab_era_row *row = lab_era_row_at(r);
@@ -253,7 +294,6 @@ static void test_cmdline_fits_every_era(void **state)
             }
         }
     }
-    unsetenv("LAB_IDE_PROBE");
     assert_true(checked > 500);
 }
 
@@ -365,10 +405,15 @@ static void test_ide_at_boot(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_linux_2_4),      cmocka_unit_test(test_linux_2_6_0),
-        cmocka_unit_test(test_linux_6_1_sata), cmocka_unit_test(test_pci_irq_routing),
-        cmocka_unit_test(test_era_cuts),       cmocka_unit_test(test_cmdline_fits_every_era),
-        cmocka_unit_test(test_cmdline_limits), cmocka_unit_test(test_boot_args),
+        cmocka_unit_test(test_linux_2_4),
+        cmocka_unit_test(test_linux_2_6_0),
+        cmocka_unit_test(test_linux_6_1_sata),
+        cmocka_unit_test(test_pci_irq_routing),
+        cmocka_unit_test(test_era_cuts),
+        cmocka_unit_test(test_ide_noprobe_where),
+        cmocka_unit_test(test_cmdline_fits_every_era),
+        cmocka_unit_test(test_cmdline_limits),
+        cmocka_unit_test(test_boot_args),
         cmocka_unit_test(test_ide_at_boot),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
