@@ -146,6 +146,24 @@ static void test_phases_no_printk(void **state)
     t.init_uptime_ns = 2500 * MS; /* a clock that started before the domain: not used */
     n = lab_timing_phases(&t, 2500 * MS, NULL, 0, (struct lab_warmup){1, 6}, ph, LAB_PHASES_MAX);
     assert_int_equal(find(ph, n, "kernel init to /init")->ns, -1);
+    t.init_uptime_ns = 1880 * MS; /* 20 ms after the domain's start: too soon */
+    n = lab_timing_phases(&t, 2500 * MS, NULL, 0, (struct lab_warmup){1, 6}, ph, LAB_PHASES_MAX);
+    assert_int_equal(find(ph, n, "kernel init to /init")->ns, -1);
+
+    /* 2.6.12-rc2 at loglevel 4: printk's time zero 4 ms after the domain's
+     * start (its late lines timed from the CPU's reset) is no entry; the
+     * uptime then splits the boot, or nothing does. */
+    t.con.k0 = 104 * MS;
+    t.init_uptime_ns = 1500 * MS;
+    n = lab_timing_phases(&t, 2500 * MS, NULL, 0, (struct lab_warmup){1, 6}, ph, LAB_PHASES_MAX);
+    assert_int_equal(find(ph, n, "kernel init to /init")->ns, 1500 * MS);
+    t.init_uptime_ns = 0;
+    n = lab_timing_phases(&t, 2500 * MS, NULL, 0, (struct lab_warmup){1, 6}, ph, LAB_PHASES_MAX);
+    assert_int_equal(find(ph, n, "kernel init to /init")->ns, -1);
+    assert_non_null(strstr(find(ph, n, "kernel init to /init")->note, "too soon"));
+    t.con.k0 = 160 * MS; /* 60 ms after: a possible entry */
+    n = lab_timing_phases(&t, 2500 * MS, NULL, 0, (struct lab_warmup){1, 6}, ph, LAB_PHASES_MAX);
+    assert_int_equal(find(ph, n, "kernel init to /init")->ns, 1840 * MS);
 }
 
 static void test_report(void **state)
