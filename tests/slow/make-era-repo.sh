@@ -14,24 +14,19 @@ srcs=${LAB_ERA_SOURCES:-$(cd "$(dirname "$0")/../.." && pwd)/../shared/kernels}
 injected="mm: readahead at most 16 KiB (injected regression)"
 last="doc: note the era bisection test"
 
-if [ -d "$dir/.git" ] && git -C "$dir" log -1 --format=%s 2>/dev/null | grep -qxF "$last"; then
+me=make-era-repo
+. "$(dirname "$0")/repo-lib.sh"
+
+if repo_ready "$last"; then
     echo "make-era-repo: $dir is ready ($(git -C "$dir" rev-parse --short HEAD))"
     exit 0
 fi
 for v in 2.6.12-rc2 2.6.20; do
     [ -r "$srcs/linux-$v.tar.xz" ] || { echo "make-era-repo: $srcs/linux-$v.tar.xz is missing" >&2; exit 1; }
 done
-# Never remove a directory this script did not make.
-if [ -e "$dir" ] && [ -n "$(ls -A "$dir" 2>/dev/null)" ] &&
-    ! git -C "$dir" log --format=%s 2>/dev/null | grep -qxF "linux 2.6.12-rc2"; then
-    echo "make-era-repo: $dir exists and is not an era test repo; not touching it" >&2
-    exit 1
-fi
-rm -rf "$dir"
-mkdir -p "$dir"
+repo_fresh "linux 2.6.12-rc2"
 cd "$dir"
 export GIT_AUTHOR_DATE="2007-02-04T18:44:54Z" GIT_COMMITTER_DATE="2007-02-04T18:44:54Z"
-g() { git -c user.name="lab test" -c user.email="lab@localhost" -c commit.gpgsign=false "$@"; }
 git init -q
 commit() {  # subject; the work tree changes are made before
     g add -f -A

@@ -12,23 +12,17 @@ tarball=${LAB_LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 injected="block: cap requests at 16K (injected regression)"
 last="doc: note the bisection test in the block docs"
 
-if [ -d "$dir/.git" ] && git -C "$dir" log -1 --format=%s 2>/dev/null | grep -qxF "$last" &&
-    git -C "$dir" log --format=%s | grep -qxF "$injected"; then
+me=make-test-repo
+. "$(dirname "$0")/repo-lib.sh"
+
+if repo_ready "$last" "$injected"; then
     echo "make-test-repo: $dir is ready ($(git -C "$dir" rev-parse --short HEAD))"
     exit 0
 fi
 [ -r "$tarball" ] || { echo "make-test-repo: $tarball is missing (apt-get install linux-source-6.1)" >&2; exit 1; }
-# Never remove a directory this script did not make.
-if [ -e "$dir" ] && [ -n "$(ls -A "$dir" 2>/dev/null)" ] &&
-    ! git -C "$dir" log --format=%s 2>/dev/null | grep -qxF "base: Debian linux-source-6.1"; then
-    echo "make-test-repo: $dir exists and is not a test repo; not touching it" >&2
-    exit 1
-fi
-rm -rf "$dir"
-mkdir -p "$dir"
+repo_fresh "base: Debian linux-source-6.1"
 tar -xJf "$tarball" -C "$dir" --strip-components=1
 cd "$dir"
-g() { git -c user.name="lab test" -c user.email="lab@localhost" -c commit.gpgsign=false "$@"; }
 git init -q
 # The tarball's .gitignore ignores everything: add by force.
 g add -f -A
