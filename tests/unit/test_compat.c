@@ -68,14 +68,15 @@ static void test_coverage(void **state)
     assert_null(lab_compat_covers(kv("2.6.13"), X));
     assert_non_null(lab_compat_covers(kv("2.6.13"), I));
     assert_non_null(lab_compat_covers(kv("2.6.20"), I));
-    /* 3.x, 4.x and 5.0-5.15 on i386; on x86_64 only 5.10-5.15 */
-    const char *late[] = {"3.0-rc1", "3.0",     "3.10",    "3.19.8", "4.0",   "4.4.178",
-                          "4.9",     "4.20.17", "5.0-rc1", "5.4",    "5.9.16"};
+    /* 2.6.13-2.6.39 on i386 only; 3.x, 4.x and 5.0-5.15 on both */
+    const char *late[] = {"2.6.13", "2.6.24", "2.6.32.70", "2.6.39.4"};
     for (size_t i = 0; i < sizeof late / sizeof late[0]; i++) {
         assert_non_null(lab_compat_covers(kv(late[i]), I));
         assert_null(lab_compat_covers(kv(late[i]), X));
     }
-    const char *late64[] = {"5.10-rc1", "5.10.89", "5.15.3"};
+    const char *late64[] = {"3.0-rc1", "3.0",    "3.10",     "3.10.99", "3.19.8",  "4.0",
+                            "4.4.178", "4.9",    "4.19.48",  "4.20.17", "5.0-rc1", "5.4",
+                            "5.4.49",  "5.9.16", "5.10-rc1", "5.10.89", "5.15.3"};
     for (size_t i = 0; i < sizeof late64 / sizeof late64[0]; i++) {
         assert_non_null(lab_compat_covers(kv(late64[i]), I));
         assert_non_null(lab_compat_covers(kv(late64[i]), X));
@@ -159,13 +160,23 @@ static void test_flags(void **state)
     assert_string_equal(v.as, "");
     assert_string_equal(v.ld, "");
     lab_compat_vars_free(&v);
-    /* objtool's host build (x86_64 only) keeps gcc 12's use-after-free a warning */
-    lab_compat_vars_for(kv("5.10.89"), LAB_COMPAT_X86_64, &v);
-    assert_string_equal(v.hostcc, "-fcommon -Wno-error=use-after-free");
-    lab_compat_vars_free(&v);
-    lab_compat_vars_for(kv("5.10.89"), LAB_COMPAT_I386, &v);
-    assert_string_equal(v.hostcc, "-fcommon");
-    lab_compat_vars_free(&v);
+    /* objtool's host build (x86_64 only, from 4.6) keeps gcc 12's use-after-free a warning */
+    static const struct {
+        const char *version;
+        unsigned arch;
+        const char *hostcc;
+    } hostcc[] = {
+        {"5.10.89", LAB_COMPAT_X86_64, "-fcommon -Wno-error=use-after-free"},
+        {"5.4.49", LAB_COMPAT_X86_64, "-fcommon -Wno-error=use-after-free"},
+        {"4.6", LAB_COMPAT_X86_64, "-fcommon -Wno-error=use-after-free"},
+        {"4.5", LAB_COMPAT_X86_64, "-fcommon"},
+        {"5.10.89", LAB_COMPAT_I386, "-fcommon"},
+    };
+    for (size_t i = 0; i < sizeof hostcc / sizeof hostcc[0]; i++) {
+        lab_compat_vars_for(kv(hostcc[i].version), hostcc[i].arch, &v);
+        assert_string_equal(v.hostcc, hostcc[i].hostcc);
+        lab_compat_vars_free(&v);
+    }
     /* outside the layer: nothing */
     lab_compat_vars_for(kv("6.1"), LAB_COMPAT_I386, &v);
     assert_string_equal(v.cflags, "");
@@ -360,6 +371,22 @@ static void test_regex_rows(void **state)
                         "acpi_status __init acpi_os_initialize(void);\n"
                         "static int __initdata table[4];\nextern char __initdata boot_name[];\n");
     free(out);
+    /* objtool (4.6..5.9, x86_64): no .symtab is no symbols, not a failure */
+    const char *elf = "\tsymtab = find_section_by_name(elf, \".symtab\");\n\tif (!symtab) {\n"
+                      "\t\tWARN(\"missing symbol table\");\n\t\treturn -1;\n\t}\n";
+    out = run("objtool-empty-symtab", elf, &n);
+    assert_int_equal(n, 1);
+    assert_null(strstr(out, "WARN(\"missing symbol table\")"));
+    assert_non_null(strstr(out, "\n\t\treturn 0;\n\t}\n"));
+    again = run("objtool-empty-symtab", out, &n);
+    assert_int_equal(n, 0);
+    assert_string_equal(again, out);
+    free(again);
+    free(out);
+    assert_true(applies("objtool-empty-symtab", "5.4.49", LAB_COMPAT_X86_64));
+    assert_true(applies("objtool-empty-symtab", "4.19.48", LAB_COMPAT_X86_64));
+    assert_false(applies("objtool-empty-symtab", "5.4.49", LAB_COMPAT_I386));
+    assert_false(applies("objtool-empty-symtab", "5.10.89", LAB_COMPAT_X86_64));
     assert_true(applies("compiler-gcc4-minor", "3.4.113", LAB_COMPAT_I386));
     assert_false(applies("compiler-gcc4-minor", "2.6.32.70", LAB_COMPAT_I386));
     assert_false(applies("compiler-gcc4-minor", "4.4.178", LAB_COMPAT_I386));
@@ -566,12 +593,15 @@ static void test_toolchain_decision(void **state)
     assert_int_equal(lab_toolchain_decide(kv("6.1"), "x86_64", &g12, 0, msg, sizeof msg), 1);
     /* refused with today's message: outside the layer's versions, arches
      * or compilers */
-    assert_int_equal(lab_toolchain_decide(kv("5.4"), "x86_64", &g12, 0, msg, sizeof msg), 0);
-    assert_non_null(strstr(msg, "linux 5.4 needs gcc"));
-    assert_non_null(strstr(msg, "The era compat layer: 5.0..5.9 on x86_64"));
+    assert_int_equal(lab_toolchain_decide(kv("2.6.32"), "x86_64", &g12, 0, msg, sizeof msg), 0);
+    assert_non_null(strstr(msg, "linux 2.6.32 needs gcc"));
+    assert_non_null(strstr(msg, "The era compat layer: 2.6.24..2.6.39 on x86_64"));
+    assert_int_equal(lab_toolchain_decide(kv("4.19"), "x86_64", &g12, 0, msg, sizeof msg), 2);
+    assert_int_equal(lab_toolchain_decide(kv("5.4"), "x86_64", &g12, 0, msg, sizeof msg), 2);
     assert_int_equal(lab_toolchain_decide(kv("5.10.89"), "x86_64", &g12, 0, msg, sizeof msg), 2);
     assert_int_equal(lab_toolchain_decide(kv("3.10"), "i686", &g12, 0, msg, sizeof msg), 2);
-    assert_int_equal(lab_toolchain_decide(kv("3.10"), "x86_64", &g12, 0, msg, sizeof msg), 0);
+    assert_int_equal(lab_toolchain_decide(kv("3.10"), "x86_64", &g12, 0, msg, sizeof msg), 2);
+    assert_int_equal(lab_toolchain_decide(kv("2.6.20"), "x86_64", &g12, 0, msg, sizeof msg), 0);
     assert_non_null(strstr(msg, "--arch i686"));
     assert_int_equal(lab_toolchain_decide(kv("2.6.12-rc2"), "x86_64", &g12, 0, msg, sizeof msg), 2);
     assert_int_equal(lab_toolchain_decide(kv("2.4.22"), "x86_64", &g12, 0, msg, sizeof msg), 0);
