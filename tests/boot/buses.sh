@@ -30,25 +30,37 @@ done
 
 # The same era-disk experiment over virtio and over the UART: the channel
 # carries only records between runs, so the timing must agree. pata-2003
-# makes the timing the model's (run-to-run variation about 1%).
-mbps() {  # the newest run's mean MB/s, from its JSON
+# makes the timing the model's (run-to-run variation about 1%). The median:
+# one rep a busy host slowed must not decide it. A pair that disagrees is
+# run again, up to three pairs: a host busy for one run (seen in CI: 43 vs
+# 46 MB/s once, 48.3 vs 48.3 before and after) slows one pair, while a
+# channel that changes the timing fails every pair.
+mbps() {  # the newest run's median MB/s, from its JSON
     "$lab" show --format json >"$tmp/run.json" &&
-        json "$tmp/run.json" 'd["rows"][0]["summaries"]["mbps"]["mean"]'
+        json "$tmp/run.json" 'd["rows"][0]["summaries"]["mbps"]["median"]'
 }
+within5() { awk -v a="$1" -v b="$2" 'BEGIN { d = (a - b) / b; exit !(d < 0.05 && d > -0.05) }'; }
 # No verify here: checking every word costs guest CPU, which is noise.
 era=(--boots 1 --reps 3 --set file_size=32M --profile pata-2003)
-"$lab" run --kernels $k "${era[@]}" >"$tmp/out" 2>"$tmp/err"
-check "virtio channel on pata-2003: exit 0" test $? -eq 0 || cat "$tmp/err"
-virtio=$(mbps)
-"$lab" run --kernels $k "${era[@]}" --channel uart >"$tmp/out" 2>"$tmp/err"
-check "UART channel on pata-2003: exit 0" test $? -eq 0 || cat "$tmp/err"
-uart=$(mbps)
-run=$(sql "select max(id) from runs")
-chan=$(sql "select value from cell_facts f join cells c on f.cell = c.id
-           where c.run = $run and f.key = 'channel'")
-check "the UART run reported over the UART (channel $chan)" test "$chan" = uart
-check "UART and virtio agree within 5% ($uart vs $virtio MB/s)" \
-    awk -v a="$uart" -v b="$virtio" 'BEGIN { d = (a - b) / b; exit !(d < 0.05 && d > -0.05) }'
+pairs=""
+for try in 1 2 3; do
+    "$lab" run --kernels $k "${era[@]}" >"$tmp/out" 2>"$tmp/err"
+    check "virtio channel on pata-2003 (pair $try): exit 0" test $? -eq 0 || cat "$tmp/err"
+    virtio=$(mbps)
+    "$lab" run --kernels $k "${era[@]}" --channel uart >"$tmp/out" 2>"$tmp/err"
+    check "UART channel on pata-2003 (pair $try): exit 0" test $? -eq 0 || cat "$tmp/err"
+    uart=$(mbps)
+    # Every cell of the run, the planned one and any contention rerun, must
+    # say uart: one distinct value.
+    run=$(sql "select max(id) from runs")
+    chan=$(sql "select group_concat(distinct value) from cell_facts f
+               join cells c on f.cell = c.id where c.run = $run and f.key = 'channel'")
+    check "the UART run reported over the UART (channel $chan)" test "$chan" = uart
+    pairs="$pairs${pairs:+, }$uart vs $virtio"
+    within5 "$uart" "$virtio" && break
+done
+check "UART and virtio agree within 5% in a pair (UART vs virtio MB/s: $pairs)" \
+    within5 "$uart" "$virtio"
 
 # A 32-bit guest: Debian's 686 kernel with the i386 agent.
 "$lab" run --kernels 6.1.0-50-i386 "${small[@]}" >"$tmp/out" 2>"$tmp/err"
