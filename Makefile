@@ -11,7 +11,7 @@ HOST_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -MMD -MP -I. \
                $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 # The build tree's places: an uninstalled lab finds its data here; an
 # installed one under its prefix (common/datadir.h).
-HOST_CFLAGS += -DLAB_SOURCE_DIR='"$(CURDIR)"' -DLAB_BUILD_DIR='"$(CURDIR)/$(BUILD)"'
+HOST_CFLAGS += -DLAB_SOURCE_DIR='"$(CURDIR)"' -DLAB_BUILD_DIR='"$(abspath $(BUILD))"'
 HOST_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -lpthread
 LDFLAGS     ?=
 
