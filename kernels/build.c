@@ -478,9 +478,10 @@ static int job_configure(struct job *j)
         lab_log_tail(j->log, 10, "");
         return -1;
     }
-    lab_build_check_fragment(j->frag_lab, j->config_path, j->srcdir);
+    int i386 = j->carch == LAB_COMPAT_I386;
+    lab_build_check_fragment(j->frag_lab, j->config_path, j->srcdir, i386);
     if (j->frag_user)
-        lab_build_check_fragment(j->frag_user, j->config_path, j->srcdir);
+        lab_build_check_fragment(j->frag_user, j->config_path, j->srcdir, i386);
     return 0;
 }
 
