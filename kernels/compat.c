@@ -1,6 +1,7 @@
 /* The era compat layer; see compat.h. */
 #include "kernels/compat.h"
 
+#include "kernels/compat_paste.h"
 #include "kernels/toolchain.h"
 #include "common/file.h"
 #include "common/msg.h"
@@ -8,6 +9,8 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fnmatch.h>
+#include <fts.h>
 #include <glob.h>
 #include <regex.h>
 #include <stdarg.h>
@@ -36,14 +39,12 @@
  * gcc 11 and 12 are the compilers measured (docs/era-facts.md, and here: the
  * three trees with gcc 12.2 and gcc-11 11.3 on i686); gcc 13+ is unknown. */
 static const struct lab_compat_cover covers[] = {
-    /* 2.4.16 (a tree from GitHub) gets past the multi-line strings and
-     * stops at `"..." __FUNCTION__` pasting (gcc 3.4+), 38 sites, and
-     * sock->protinfo.af_inet in include/net/inet_ecn.h: not fixed yet. */
+    /* 2.4.0 and 2.4.16 (trees from GitHub) gave the rows from
+     * function-name-pasting to ld-oformat below. */
     {{R24, I386},
      LAB_CC(11, 0),
      LAB_CC(12, 99),
-     "2.4.x i386 with gcc 11/12; 2.4.20 and 2.4.22 build and boot, a 2.4.16 still fails "
-     "(\"...\" __FUNCTION__ pasting)"},
+     "2.4.x i386 with gcc 11/12; 2.4.0, 2.4.16, 2.4.20 and 2.4.22 build and boot"},
     {{R26, I386}, LAB_CC(11, 0), LAB_CC(12, 99), "2.6.0..2.6.12.x i386 with gcc 11/12"},
     {{R26, X64}, LAB_CC(11, 0), LAB_CC(12, 99), "2.6.0..2.6.12.x x86_64 with gcc 11/12"},
     {{LAB_KV_RC(2, 6, 13, 0), LAB_KV_RC(2, 6, 24, 0), I386},
@@ -70,7 +71,7 @@ static const struct lab_compat_cover covers[] = {
     {{LAB_KV_RC(5, 0, 0, 0), LAB_KV_RC(5, 16, 0, 0), I386},
      LAB_CC(11, 0),
      LAB_CC(12, 99),
-     "5.0..5.15.x i386 (arch/x86) with gcc 11/12; 5.4.59 and 5.10.89 build and boot"},
+     "5.0..5.15.x i386 (arch/x86) with gcc 11/12; 5.4.49 and 5.10.89 build and boot"},
 };
 
 /* What the layer refuses, and why: every version from 2.4.0 to 5.15.x that
@@ -137,6 +138,12 @@ static const struct lab_compat_flag flags[] = {
      LAB_COMPAT_CFLAGS,
      "-fno-builtin",
      "docs/era-facts.md's 2.4 flags; keeps gcc from replacing the kernel's own string functions"},
+    {{R24, ANY},
+     LAB_COMPAT_CFLAGS,
+     "-Dabs=__builtin_abs",
+     "with -fno-builtin, abs() is an undefined function: 2.4 calls it and defines none (2.4.0's "
+     "arch/i386/kernel/time.c: \"undefined reference to `abs'\"); the builtin is what gcc 2.95 "
+     "gave it"},
     {{RERA, ANY},
      LAB_COMPAT_CFLAGS,
      "-Wno-error",
@@ -171,9 +178,8 @@ static const struct lab_compat_flag flags[] = {
     "include/asm-i386/rwlock.h include/asm-i386/atomic.h include/asm-i386/local.h "                \
     "include/asm-i386/rwsem.h include/asm-i386/signal.h include/asm-i386/posix_types.h"
 /* cast-as-lvalue: ((char *) p)++, ((char *) dirent) += reclen, ... */
-#define CAST_FILES                                                                                 \
-    "kernel/sysctl.c fs/readdir.c lib/crc32.c drivers/usb/storage/*.c drivers/pcmcia/*.c "         \
-    "drivers/char/*.c drivers/block/*.c fs/*/*.c"
+/* Any .c: a cast-as-lvalue can sit in any file a config compiles. */
+#define CAST_FILES   "**/*.c"
 #define CAST_TYPE    "((const |unsigned |struct )*[A-Za-z_][A-Za-z0-9_]* *\\*+)"
 #define CAST_LV      "([A-Za-z_][A-Za-z0-9_]*)"
 #define SEG_FILES_64 "include/asm-x86_64/*.h arch/x86_64/kernel/*.c arch/x86_64/ia32/*.c"
@@ -351,14 +357,6 @@ static const struct lab_compat_fixup fixups[] = {
      "menuconfig's own current_menu is renamed: lkc.h declares menu.c's extern (2.6.8; "
      "gone by 2.6.9), and every kconfig target builds mconf",
      "gcc 4+: \"static declaration of 'current_menu' follows non-static declaration\""},
-    {"abs-builtin",
-     {R24, ANY},
-     "include/linux/kernel.h",
-     LAB_COMPAT_REGEX,
-     "\nextern int abs\\(int\\);\n",
-     "\nextern int abs(int);\n#define abs(x) __builtin_abs(x) /* lab compat */\n",
-     "abs() becomes __builtin_abs (2.4 declares it and counts on gcc's builtin)",
-     "gcc with -fno-builtin: \"undefined reference to `abs'\" at the vmlinux link"},
     {"compiler-gcc4-late",
      {R26LATE, ANY},
      "include/linux/compiler.h",
@@ -472,6 +470,94 @@ static const struct lab_compat_fixup fixups[] = {
      "a string literal that runs over a newline (2.4's inline asm, as gcc 3.2 took it) is "
      "closed and reopened at each line end with the newline as \\n, in each file gcc reports",
      "gcc 3.3+: \"missing terminating \" character\""},
+    {"function-name-pasting",
+     {R24, ANY},
+     "**/*.c **/*.h",
+     LAB_COMPAT_FUNC_PASTE,
+     NULL,
+     NULL,
+     "__FUNCTION__ pasted to a string (printk(KERN_ERR __FUNCTION__ \": ...\")) becomes the "
+     "literal gcc 3.3 saw, the function's name (__FILE__ inside a #define, where no function "
+     "is known)",
+     "gcc 3.4+ makes __FUNCTION__ a variable: \"expected ')' before string constant\""},
+    {"cast-lvalue-assign",
+     {R24, ANY},
+     CAST_FILES,
+     LAB_COMPAT_REGEX,
+     "\\(((unsigned |signed )?(char|short|int|long)|unsigned|(__)?[us](8|16|32|64)|"
+     "[A-Za-z_][A-Za-z0-9_]* \\*+)\\)([A-Za-z_][A-Za-z0-9_]*)([ \t]*)(\\+=|-=|\\|=|&=|=[^=])",
+     "*(\\1 *)&\\6\\7\\8",
+     "an assignment through a cast ((u32)tot_len += len, fs/read_write.c) becomes one through "
+     "a pointer of the cast's type (*(u32 *)&tot_len += len): what gcc 3's cast-as-lvalue "
+     "extension did for same-sized types",
+     "gcc 4+ dropped cast-as-lvalue: \"lvalue required as left operand of assignment\""},
+    {"tcp-ecn-without-inet",
+     {LAB_KV_RC(2, 4, 0, 0), LAB_KV_RC(2, 4, 20, 0), ANY},
+     "include/net/tcp.h",
+     LAB_COMPAT_REGEX,
+     "([^/]\n)#include <net/tcp_ecn.h>\n", /* not after its own guard's comment */
+     "\\1#if defined(CONFIG_INET) || defined(CONFIG_INET_MODULE) /* lab compat */\n"
+     "#include <net/tcp_ecn.h>\n#endif\n",
+     "tcp.h takes in tcp_ecn.h only with CONFIG_INET: its inline ECN helpers reach "
+     "sk->protinfo.af_inet, a member that exists only then, and net/core (built always) "
+     "includes tcp.h",
+     "not a new tool: the lab's fragment has no networking (CONFIG_NET=n), which these trees "
+     "never compiled with any gcc (2.4.16: \"'union <anonymous>' has no member named "
+     "'af_inet'\"; 2.4.20 dropped the includes)"},
+    {"exit-text-kept",
+     {R24, I386},
+     "arch/i386/vmlinux.lds",
+     LAB_COMPAT_REGEX,
+     "(\n\t\\*\\(\\.text\\)\n)(.*/DISCARD/ : \\{[^}]*)\n\t\\*\\(\\.text\\.exit\\)",
+     "\\1\t*(.text.exit) /* lab compat: kept, see kernels/compat.c */\n\\2",
+     "__exit code goes into .text instead of /DISCARD/: drivers that point at it from data "
+     "without __devexit_p (2.4.16's serial.c: .remove = serial_remove_one) link, and the "
+     "pointers stay valid (the code is never run in a kernel without modules)",
+     "binutils 2.1x+ ld: \"`.text.exit' referenced in section `.data' ...: defined in discarded "
+     "section `.text.exit'\" (old ld left the dangling reference)"},
+    {"setup-header-2.02-pad",
+     {R24, I386},
+     "arch/i386/boot/setup.S",
+     LAB_COMPAT_REGEX,
+     "(\ncmd_line_ptr:[ \t]*\\.long 0[^\n]*\n([ \t]*(#[^\n]*)?\n)*)trampoline:",
+     "\\1\t\t.long 0\t\t\t# lab compat: the 2.03 initrd_addr_max slot, see kernels/compat.c\n"
+     "trampoline:",
+     "a boot-protocol 2.02 setup header (2.4 before 2.4.18 or so) gains 4 zero bytes before "
+     "its trampoline, where protocol 2.03 put initrd_addr_max: the code starts at 0x230, as in "
+     "2.03 headers",
+     "QEMU 7.2's -kernel loader writes 0x37ffffff at header offset 0x22c whatever the "
+     "protocol: on 2.02 that is the trampoline's call, and setup loops on an invalid opcode "
+     "with nothing on the console"},
+    {"xtime-volatile",
+     {R24, ANY},
+     "kernel/timer.c",
+     LAB_COMPAT_REGEX,
+     "\nvolatile struct timeval xtime ",
+     "\nstruct timeval xtime /* lab compat: not volatile, as sched.h declares it */ ",
+     "xtime's definition loses the volatile its declaration in sched.h never had (as later 2.4 "
+     "trees define it; every other file reads it through that declaration already)",
+     "gcc 3+: \"conflicting type qualifiers for 'xtime'\" (2.4.0; gcc 2.95 took the mismatch)"},
+    {"boot-misc-prototypes",
+     {R24, I386},
+     "arch/i386/boot/compressed/misc.c",
+     LAB_COMPAT_REGEX,
+     "\n#undef memcpy\n#define memzero",
+     "\n#undef memcpy\n"
+     "void *memset(void *, int, size_t); /* lab compat: declared before use */\n"
+     "void *memcpy(void *, __const void *, size_t);\n"
+     "#define memzero",
+     "the decompressor's own memset and memcpy are declared before inflate.c calls them (later "
+     "2.4 trees declare them there)",
+     "gcc 5+: \"conflicting types for 'memset'\" after its implicit declaration (2.4.0)"},
+    {"ld-oformat",
+     {R24, I386},
+     "arch/i386/boot/Makefile",
+     LAB_COMPAT_REGEX,
+     "([ \t])-oformat ",
+     "\\1--oformat ",
+     "the boot sector's and setup's links spell the option --oformat",
+     "binutils 2.1x+ ld reads -oformat as -o format: \"cannot find binary: No such file or "
+     "directory\" (2.4.0)"},
     {"fastcall-definitions",
      {R24, I386},
      "(from the build log)",
@@ -491,7 +577,8 @@ static const struct lab_compat_verified verified[] = {
      "built in 65 s (-j2, nice 5, no ccache); boots, reads hda; IO smoke test and seqread pass"},
     {"2.4.22", "i686", "gcc 12.2", "2026-12-01",
      "built in 58 s (2 passes: 75 FASTCALL/asmlinkage definitions); boots from an ext2 initrd, "
-     "reads hda; IO smoke test and seqread pass"},
+     "reads hda; IO smoke test and seqread pass; again 2026-12-04 with the rules found on 2.4.0 "
+     "and 2.4.16: 33 s with no ccache, smoke test 75.6 MB/s in udma5, boot-to-agent 1.2 s"},
     {"2.6.12-rc2", "i686", "gcc 12.2", "2026-12-01",
      "built in 89 s; boots, reads hda; IO smoke test and seqread pass"},
     {"2.6.9", "i686", "gcc 11.3", "2026-12-01", "built in 65 s; IO smoke test passes"},
@@ -504,8 +591,19 @@ static const struct lab_compat_verified verified[] = {
      "builds; does NOT boot: hangs after \"warning: many lost ticks ... rip default_idle\" "
      "(pc-i440fx-7.0)"},
     /* Trees from elsewhere (sources and sha256 in docs/era-kernels.md). */
-    {"2.4.20", "i686", "gcc 12.2", "2026-12-02",
-     "built in 80 s; IO smoke test passes (46.0 MB/s, hda in mwdma2 with CONFIG_PIIX_TUNING)"},
+    {"2.4.20", "i686", "gcc 12.2", "2026-12-04",
+     "built in 20 s (no ccache) with the rows 2.4.0 and 2.4.16 added; IO smoke test passes "
+     "(65.3 MB/s, hda in mwdma2 with CONFIG_PIIX_TUNING, boot-to-agent 1.2 s); first "
+     "verified 2026-12-02 (80 s, 46.0 MB/s)"},
+    {"2.4.0", "i686", "gcc 12.2", "2026-12-04",
+     "built in 16 s (no ccache; 3 passes) with xtime-volatile, boot-misc-prototypes, "
+     "ld-oformat, setup-header-2.02-pad and -Dabs=__builtin_abs found on it; IO smoke test "
+     "passes (75.6 MB/s, hda on drivers/ide in mwdma2, boot-to-agent 1.2 s); no ext3 and no "
+     "sym53c8xx_2 in this tree"},
+    {"2.4.16", "i686", "gcc 12.2", "2026-12-04",
+     "built in 23 s (no ccache; 3 passes) with function-name-pasting, cast-lvalue-assign, "
+     "tcp-ecn-without-inet, exit-text-kept and setup-header-2.02-pad found on it; IO smoke "
+     "test passes (73.5 MB/s, hda on drivers/ide in mwdma2, boot-to-agent 1.1 s)"},
     {"2.6.8", "i686", "gcc 12.2", "2026-12-02",
      "built in 127 s; IO smoke test passes (53.2 MB/s, hda in udma5)"},
     {"2.6.20", "i686", "gcc 12.2", "2026-12-02",
@@ -534,9 +632,10 @@ static const struct lab_compat_verified verified[] = {
     {"4.19.48", "i686", "gcc 12.2", "2026-12-02",
      "built in 519 s with lab-6.x.config over tinyconfig, no fixup; IO smoke test passes "
      "(52.2 MB/s, sda on libata ata_piix in mwdma2, boot-to-agent 1.4 s)"},
-    {"5.4.59", "i686", "gcc 12.2", "2026-12-02",
-     "built in 637 s with lab-6.x.config over tinyconfig, no fixup; IO smoke test passes "
-     "(62.7 MB/s, sda on libata ata_piix in mwdma2, boot-to-agent 1.4 s)"},
+    {"5.4.49", "i686", "gcc 12.2", "2026-12-04",
+     "built in 210 s with lab-6.x.config over tinyconfig, no fixup (ccache warm from the "
+     "x86_64 build's host tools); IO smoke test passes (56.3 MB/s, sda on libata ata_piix in "
+     "mwdma2, boot-to-agent 1.1 s)"},
     {"5.10.89", "i686", "gcc 12.2", "2026-12-02",
      "built in 545 s with lab-6.x.config over tinyconfig, no fixup; IO smoke test passes "
      "(63.4 MB/s, sda on libata ata_piix in mwdma2, boot-to-agent 1.3 s)"},
@@ -1087,6 +1186,8 @@ int lab_compat_transform(const struct lab_compat_fixup *f, const char *in, char 
         return lab_compat_asm_rmw(in, out);
     case LAB_COMPAT_ASM_SEGREG:
         return lab_compat_asm_segreg(in, out);
+    case LAB_COMPAT_FUNC_PASTE:
+        return lab_compat_paste_function_names(in, out);
     case LAB_COMPAT_DIAG:
         break;
     }
@@ -1120,6 +1221,66 @@ static int rewrite_file(const char *path, const char *text)
     return 0;
 }
 
+/* The files of one glob of a fixup's list, relative to dir: a glob(3)
+ * pattern, or "**" "/PATTERN" for every file of the tree whose name matches
+ * PATTERN (fts, symbolic links not followed). *paths malloc'd. */
+static size_t glob_files(const char *dir, const char *g, char ***paths)
+{
+    size_t n = 0, cap = 16;
+    char **p = lab_xcalloc(cap, sizeof *p);
+    if (strncmp(g, "**/", 3) == 0) {
+        char *roots[] = {(char *)dir, NULL};
+        FTS *fts = fts_open(roots, FTS_PHYSICAL | FTS_NOCHDIR, NULL);
+        for (FTSENT *e; fts && (e = fts_read(fts));) {
+            if (e->fts_info != FTS_F || fnmatch(g + 3, e->fts_name, 0) != 0)
+                continue;
+            if (n + 1 >= cap) {
+                p = realloc(p, (cap *= 2) * sizeof *p);
+                if (!p)
+                    abort();
+            }
+            p[n++] = lab_xstrdup(e->fts_path);
+        }
+        if (fts)
+            fts_close(fts);
+    } else {
+        char *pat = lab_asprintf("%s/%s", dir, g);
+        glob_t gl;
+        if (glob(pat, 0, NULL, &gl) == 0) {
+            p = realloc(p, (gl.gl_pathc + 1) * sizeof *p);
+            if (!p)
+                abort();
+            for (size_t k = 0; k < gl.gl_pathc; k++)
+                p[n++] = lab_xstrdup(gl.gl_pathv[k]);
+            globfree(&gl);
+        }
+        free(pat);
+    }
+    *paths = p;
+    return n;
+}
+
+/* One fixup over one file: the number of changes written, or -1 (a bad
+ * pattern: a bug in the table). */
+static int apply_file(const struct lab_compat_fixup *f, const char *path, const char *dir,
+                      const char *log)
+{
+    size_t len;
+    char *text = lab_read_file(path, &len), *out = NULL;
+    if (!text)
+        return 0;
+    int n = lab_compat_transform(f, text, &out);
+    if (n > 0 && rewrite_file(path, out) < 0) {
+        lab_error("cannot rewrite %s: %s", path, strerror(errno));
+        n = 0;
+    }
+    if (n > 0)
+        logf_(log, "lab compat: %s: %s (%d change(s))\n", f->id, path + strlen(dir) + 1, n);
+    free(text);
+    free(out);
+    return n;
+}
+
 int lab_compat_apply_tree(const char *dir, lab_kver v, unsigned arch, const char *log)
 {
     int changed = 0;
@@ -1127,46 +1288,25 @@ int lab_compat_apply_tree(const char *dir, lab_kver v, unsigned arch, const char
         const struct lab_compat_fixup *f = &fixups[i];
         if (f->kind == LAB_COMPAT_DIAG || !lab_compat_range_has(&f->r, v, arch))
             continue;
-        int hits = 0;
+        int hits = 0, bad = 0;
         char *files = lab_xstrdup(f->files), *save = NULL;
-        for (char *g = strtok_r(files, " ", &save); g; g = strtok_r(NULL, " ", &save)) {
-            char *pat = lab_asprintf("%s/%s", dir, g);
-            glob_t gl;
-            if (glob(pat, 0, NULL, &gl) == 0) {
-                for (size_t k = 0; k < gl.gl_pathc; k++) {
-                    size_t len;
-                    char *text = lab_read_file(gl.gl_pathv[k], &len), *out = NULL;
-                    if (!text)
-                        continue;
-                    int n = lab_compat_transform(f, text, &out);
-                    if (n < 0) {
-                        free(text);
-                        free(out);
-                        globfree(&gl);
-                        free(pat);
-                        free(files);
-                        return lab_error("compat fixup %s: bad pattern", f->id);
-                    }
-                    if (n > 0 && rewrite_file(gl.gl_pathv[k], out) < 0) {
-                        lab_error("cannot rewrite %s: %s", gl.gl_pathv[k], strerror(errno));
-                        n = 0;
-                    }
-                    if (n > 0) {
-                        logf_(log, "lab compat: %s: %s (%d change(s))\n", f->id,
-                              gl.gl_pathv[k] + strlen(dir) + 1, n);
-                        changed++;
-                        hits += n;
-                    }
-                    free(text);
-                    free(out);
-                }
-                globfree(&gl);
+        for (char *g = strtok_r(files, " ", &save); g && !bad; g = strtok_r(NULL, " ", &save)) {
+            char **paths;
+            size_t np = glob_files(dir, g, &paths);
+            for (size_t k = 0; k < np; k++) {
+                int n = bad ? 0 : apply_file(f, paths[k], dir, log);
+                bad |= n < 0;
+                changed += n > 0;
+                hits += n > 0 ? n : 0;
+                free(paths[k]);
             }
-            free(pat);
+            free(paths);
         }
+        free(files);
+        if (bad)
+            return lab_error("compat fixup %s: bad pattern", f->id);
         if (!hits)
             logf_(log, "lab compat: %s: nothing to change\n", f->id);
-        free(files);
     }
     return changed;
 }

@@ -57,13 +57,14 @@ enum lab_compat_kind {
     LAB_COMPAT_REGEX,      /* pattern -> replace (POSIX ERE, whole file, . matches \n) */
     LAB_COMPAT_ASM_RMW,    /* asm outputs "=m" -> "+m", and a "memory" clobber */
     LAB_COMPAT_ASM_SEGREG, /* movl %%seg,%N / movl %N,%%seg: operand N "m" -> "r", %N -> %kN */
+    LAB_COMPAT_FUNC_PASTE, /* pasted __FUNCTION__ -> its literal (kernels/compat_paste.h) */
     LAB_COMPAT_DIAG,       /* applied from gcc's diagnostics after a build pass */
 };
 
 struct lab_compat_fixup {
     const char *id;
     struct lab_compat_range r;
-    const char *files; /* space-separated globs relative to the tree */
+    const char *files; /* space-separated globs relative to the tree; "**" "/GLOB": any depth */
     enum lab_compat_kind kind;
     const char *pattern; /* LAB_COMPAT_REGEX */
     const char *replace;

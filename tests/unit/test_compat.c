@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "kernels/compat.h"
+#include "kernels/compat_paste.h"
 #include "kernels/compat_strings.h"
 #include "kernels/era.h"
 #include "kernels/toolchain.h"
@@ -155,6 +156,7 @@ static void test_flags(void **state)
     assert_non_null(strstr(v.cflags, "-fwrapv"));
     assert_non_null(strstr(v.cflags, "-fno-tree-vectorize"));
     assert_non_null(strstr(v.cflags, "-fno-builtin"));
+    assert_non_null(strstr(v.cflags, "-Dabs=__builtin_abs")); /* -fno-builtin's abs() */
     assert_string_equal(v.as, "as --32");
     assert_string_equal(v.ld, "ld -m elf_i386");
     lab_compat_vars_free(&v);
@@ -458,11 +460,55 @@ static void test_regex_rows(void **state)
         strstr(out, "hostprogs-y\t:= tools/build\nHOSTCFLAGS_build.o := $(LINUXINCLUDE)"));
     free(out);
 
-    out = run("abs-builtin", "extern int abs(int);\n", &n);
-    assert_int_equal(n, 0); /* the row anchors on a line start after a newline */
+    /* 2.4.0 and 2.4.16's rows, each on the shape found and once only */
+    out = run("cast-lvalue-assign", "\t\t(u32)tot_len += len;\n\t(char *)p = q; a = (int)b == c;\n",
+              &n);
+    assert_int_equal(n, 2);
+    assert_string_equal(out,
+                        "\t\t*(u32 *)&tot_len += len;\n\t*(char * *)&p = q; a = (int)b == c;\n");
     free(out);
-    out = run("abs-builtin", "x;\nextern int abs(int);\n", &n);
-    assert_non_null(strstr(out, "#define abs(x) __builtin_abs(x)"));
+    out = run("cast-lvalue-assign", "\t\t*(u32 *)&tot_len += len;\n\tif (len)tot += len;\n", &n);
+    assert_int_equal(n, 0);
+    free(out);
+    /* Rows that change their shape once: what each must leave, and that a
+     * second pass leaves it alone. */
+    static const struct {
+        const char *id, *in, *want[2];
+    } once[] = {
+        {"tcp-ecn-without-inet",
+         "x\n#include <net/tcp_ecn.h>\ny\n",
+         {"\n#if defined(CONFIG_INET) || defined(CONFIG_INET_MODULE) ",
+          "#include <net/tcp_ecn.h>\n#endif\ny\n"}},
+        {"exit-text-kept",
+         "  .text : {\n\t*(.text)\n\t*(.fixup)\n\t} = 0x9090\n"
+         "  /DISCARD/ : {\n\t*(.text.exit)\n\t*(.data.exit)\n\t}\n",
+         {"\t*(.text)\n\t*(.text.exit) /* lab compat", "/DISCARD/ : {\n\t*(.data.exit)\n\t}\n"}},
+        {"setup-header-2.02-pad",
+         "x\ncmd_line_ptr:\t.long 0\t\t\t# (Header version 0x0202 or later)\n"
+         "\t\t\t\t\t# If nonzero, a 32-bit pointer\n\ntrampoline:\tcall\tstart_of_setup\n",
+         {"pointer\n\n\t\t.long 0\t\t\t# lab compat", "kernels/compat.c\ntrampoline:\tcall"}},
+        {"xtime-volatile",
+         "x;\nvolatile struct timeval xtime __attribute__ ((aligned (16)));\n",
+         {"\nstruct timeval xtime /* lab compat", "(16)));\n"}},
+        {"boot-misc-prototypes",
+         "#undef memset\n#undef memcpy\n#define memzero(s, n) x\n",
+         {"\nvoid *memset(void *, int, size_t);", "size_t);\n#define memzero(s, n) x\n"}},
+    };
+    for (size_t i = 0; i < sizeof once / sizeof once[0]; i++) {
+        out = run(once[i].id, once[i].in, &n);
+        assert_int_equal(n, 1);
+        for (int k = 0; k < 2; k++)
+            assert_non_null(strstr(out, once[i].want[k]));
+        assert_second_pass_idle(once[i].id, out);
+        free(out);
+    }
+    /* setup.S's header: the row anchors on a line start, as in the file */
+    out = run("setup-header-2.02-pad", once[2].in + 2, &n);
+    assert_int_equal(n, 0);
+    free(out);
+    out = run("ld-oformat", "\t$(LD) -Ttext 0x0 -s -oformat binary -o $@ $<\n\t--oformat x\n", &n);
+    assert_int_equal(n, 1);
+    assert_string_equal(out, "\t$(LD) -Ttext 0x0 -s --oformat binary -o $@ $<\n\t--oformat x\n");
     free(out);
 }
 
@@ -727,6 +773,75 @@ static void test_join_strings(void **state)
     free(f);
 }
 
+/* __FUNCTION__ pasted to literals (2.4.16's irda, netlink and drivers):
+ * the literal gcc 3.3 saw comes back; what is not pasted stays. */
+static void test_function_pasting(void **state)
+{
+    static const char in[] =
+        "#define DPRINTK(fmt, args...) printk(KERN_DEBUG __FUNCTION__ fmt, ## args)\n"
+        "#define FN __FUNCTION__\n"
+        "/* __FUNCTION__ \"in a comment\" */\n"
+        "static int __init iriap_open(int a) __attribute__((unused))\n"
+        "{\n"
+        "\tif (a) {\n"
+        "\t\tIRDA_DEBUG(2, __FUNCTION__ \"(), a=%d\\n\", a);\n"
+        "\t\tprintk(\"%s: \" \"__FUNCTION__\\n\", __FUNCTION__);\n"
+        "\t}\n"
+        "\tprintk(KERN_ERR __PRETTY_FUNCTION__ \": done\\n\");\n"
+        "\treturn 0;\n"
+        "}\n"
+        "struct s x = { 1 };\n"
+        "void g(void)\n"
+        "{\n"
+        "\tpanic(\"at \" __FUNCTION__);\n"
+        "}\n";
+    static const char want[] =
+        "#define DPRINTK(fmt, args...) printk(KERN_DEBUG __FILE__ fmt, ## args)\n"
+        "#define FN __FUNCTION__\n"
+        "/* __FUNCTION__ \"in a comment\" */\n"
+        "static int __init iriap_open(int a) __attribute__((unused))\n"
+        "{\n"
+        "\tif (a) {\n"
+        "\t\tIRDA_DEBUG(2, \"iriap_open\" \"(), a=%d\\n\", a);\n"
+        "\t\tprintk(\"%s: \" \"__FUNCTION__\\n\", __FUNCTION__);\n"
+        "\t}\n"
+        "\tprintk(KERN_ERR \"iriap_open\" \": done\\n\");\n"
+        "\treturn 0;\n"
+        "}\n"
+        "struct s x = { 1 };\n"
+        "void g(void)\n"
+        "{\n"
+        "\tpanic(\"at \" \"g\");\n"
+        "}\n";
+    char *out, *again;
+    (void)state;
+    assert_int_equal(lab_compat_paste_function_names(in, &out), 4);
+    assert_string_equal(out, want);
+    assert_int_equal(lab_compat_paste_function_names(want, &again), 0); /* done once */
+    free(again);
+    free(out);
+
+    /* The row: every .c and .h at any depth, on 2.4 only. */
+    char dir[] = "/tmp/lab-compat-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char *sub = lab_asprintf("%s/net/irda", dir), *f = lab_asprintf("%s/iriap.c", sub);
+    char *cmd = lab_asprintf("mkdir -p %s", sub);
+    assert_int_equal(system(cmd), 0);
+    const char *c = "void f(void)\n{\n\tWARNING(__FUNCTION__ \"()\\n\");\n}\n";
+    assert_int_equal(lab_write_file(f, c, strlen(c)), 0);
+    assert_int_equal(lab_compat_apply_tree(dir, kv("2.6.9"), LAB_COMPAT_I386, NULL), 0);
+    assert_int_equal(lab_compat_apply_tree(dir, kv("2.4.16"), LAB_COMPAT_I386, NULL), 1);
+    size_t len;
+    char *now = lab_read_file(f, &len);
+    assert_string_equal(now, "void f(void)\n{\n\tWARNING(\"f\" \"()\\n\");\n}\n");
+    free(now);
+    assert_int_equal(lab_compat_apply_tree(dir, kv("2.4.16"), LAB_COMPAT_I386, NULL), 0);
+    lab_rm_rf(dir);
+    free(cmd);
+    free(f);
+    free(sub);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -740,6 +855,7 @@ int main(void)
         cmocka_unit_test(test_conflicts),
         cmocka_unit_test(test_fix_tree),
         cmocka_unit_test(test_join_strings),
+        cmocka_unit_test(test_function_pasting),
         cmocka_unit_test(test_toolchain_decision),
         cmocka_unit_test(test_every_version_resolves),
     };
