@@ -29,6 +29,7 @@
 #define R26LATE LAB_KV_RC(2, 6, 13, 0), LAB_KV_RC(3, 0, 0, 0)
 #define RI386L  LAB_KV_RC(2, 6, 13, 0), LAB_KV_RC(2, 6, 24, 0) /* arch/i386 after 2.6.12 */
 #define RI386H  LAB_KV_RC(2, 4, 0, 0), LAB_KV_RC(2, 6, 24, 0)  /* include/asm-i386 */
+#define RX64    LAB_KV_RC(2, 6, 0, 0), LAB_KV_RC(2, 6, 24, 0)  /* arch/x86_64, include/asm-x86_64 */
 #define I386    LAB_COMPAT_I386
 #define X64     LAB_COMPAT_X86_64
 #define ANY     LAB_COMPAT_ANY
@@ -47,6 +48,10 @@ static const struct lab_compat_cover covers[] = {
      "2.4.x i386 with gcc 11/12; 2.4.0, 2.4.16, 2.4.20 and 2.4.22 build and boot"},
     {{R26, I386}, LAB_CC(11, 0), LAB_CC(12, 99), "2.6.0..2.6.12.x i386 with gcc 11/12"},
     {{R26, X64}, LAB_CC(11, 0), LAB_CC(12, 99), "2.6.0..2.6.12.x x86_64 with gcc 11/12"},
+    {{LAB_KV_RC(2, 6, 13, 0), LAB_KV_RC(2, 6, 24, 0), X64},
+     LAB_CC(11, 0),
+     LAB_CC(12, 99),
+     "2.6.13..2.6.23.x x86_64 (arch/x86_64) with gcc 11/12; 2.6.18 and 2.6.20 build and boot"},
     {{LAB_KV_RC(2, 6, 13, 0), LAB_KV_RC(2, 6, 24, 0), I386},
      LAB_CC(11, 0),
      LAB_CC(12, 99),
@@ -63,11 +68,11 @@ static const struct lab_compat_cover covers[] = {
      LAB_CC(11, 0),
      LAB_CC(12, 99),
      "4.0..4.20 i386 (arch/x86) with gcc 11/12; 4.4.178, 4.9.229 and 4.19.48 build and boot"},
-    {{LAB_KV_RC(3, 0, 0, 0), LAB_KV_RC(5, 16, 0, 0), X64},
+    {{LAB_KV_RC(2, 6, 24, 0), LAB_KV_RC(5, 16, 0, 0), X64},
      LAB_CC(11, 0),
      LAB_CC(12, 99),
-     "3.0..5.15.x x86_64 (arch/x86, objtool from 4.6) with gcc 11/12; 3.10.99, 4.4.178, "
-     "4.19.48, 5.4.49 and 5.10.89 build and boot"},
+     "2.6.24..5.15.x x86_64 (arch/x86, objtool from 4.6) with gcc 11/12; 2.6.32.70, 3.10.99, "
+     "4.4.178, 4.19.48, 5.4.49 and 5.10.89 build and boot"},
     {{LAB_KV_RC(5, 0, 0, 0), LAB_KV_RC(5, 16, 0, 0), I386},
      LAB_CC(11, 0),
      LAB_CC(12, 99),
@@ -84,12 +89,6 @@ static const struct lab_compat_refusal refusals[] = {
     {{LAB_KV_RC(2, 5, 0, 0), LAB_KV_RC(2, 6, 0, 0), ANY},
      "2.5.x is the development series between 2.4 and 2.6: no tree of it was built here, and "
      "its code is neither 2.4's nor 2.6's"},
-    {{RI386L, X64},
-     "2.6.13..2.6.23.x on x86_64 (arch/x86_64) is not covered: no tree of it was built here "
-     "(i686 is; build with --arch i686)"},
-    {{LAB_KV_RC(2, 6, 24, 0), LAB_KV_RC(3, 0, 0, 0), X64},
-     "2.6.24..2.6.39 on x86_64 is not covered: no x86_64 tree of it was built here (the vdso "
-     "links are untried; i686 is covered: build with --arch i686)"},
 };
 
 static const struct lab_compat_flag flags[] = {
@@ -216,7 +215,7 @@ static const struct lab_compat_fixup fixups[] = {
      "gcc 4+ takes \"=m\" as write-only and drops earlier stores to the word: a SILENT "
      "miscompilation (2.6.9: kernel BUG at mm/page_alloc.c:206)"},
     {"segreg-asm-64",
-     {R26, X64},
+     {RX64, X64},
      SEG_FILES_64,
      LAB_COMPAT_ASM_SEGREG,
      NULL,
@@ -224,7 +223,7 @@ static const struct lab_compat_fixup fixups[] = {
      "the same segment-register rewrite for x86_64 (2.6 x86_64 mostly uses \"=r\" already)",
      GAS_SEG},
     {"rmw-asm-64",
-     {R26, X64},
+     {RX64, X64},
      RMW_FILES_64,
      LAB_COMPAT_ASM_RMW,
      NULL,
@@ -232,7 +231,7 @@ static const struct lab_compat_fixup fixups[] = {
      "the same \"=m\" -> \"+m\" + \"memory\" rewrite for include/asm-x86_64",
      "gcc 4+ takes \"=m\" as write-only: the SILENT miscompilation of the i386 headers"},
     {"gas-macro-redefined",
-     {R26, X64},
+     {RX64, X64},
      "arch/x86_64/kernel/entry.S",
      LAB_COMPAT_REGEX,
      "([^A-Za-z0-9_])(UN)?FAKE_STACK_FRAME([^A-Za-z0-9_])",
@@ -240,8 +239,18 @@ static const struct lab_compat_fixup fixups[] = {
      "entry.S's own (UN)FAKE_STACK_FRAME macros are renamed with their uses, so they no longer "
      "redefine calling.h's (old gas let the later definition win, as the rename does)",
      "gas 2.40: \"Macro `fake_stack_frame' was already defined\""},
+    {"x86_64-end-symbol",
+     {LAB_KV_RC(2, 6, 13, 0), LAB_KV_RC(2, 6, 24, 0), X64},
+     "arch/x86_64/lib/copy_user.S",
+     LAB_COMPAT_REGEX,
+     "(\nENTRY\\(copy_user_generic_string\\)\n.*)\nEND\\(copy_user_generic_c\\)\n",
+     "\\1\nEND(copy_user_generic_string) /* lab compat: the symbol this file defines */\n",
+     "the string copy's END() names the symbol the file defines (it kept an older name, "
+     "copy_user_generic_c, which nothing defines)",
+     "gas 2.3x+: \".size expression for copy_user_generic_c does not evaluate to a constant\" "
+     "(old gas let an undefined .size pass; 2.6.20)"},
     {"boot-build-includes",
-     {R26, X64},
+     {RX64, X64},
      "arch/x86_64/boot/Makefile",
      LAB_COMPAT_REGEX,
      "\nhostprogs-y([ \t]*):= tools/build\n",
@@ -654,6 +663,18 @@ static const struct lab_compat_verified verified[] = {
      "built in 266 s with lab-6.x.config over tinyconfig, objtool-empty-symtab and the host "
      "flag -Wno-error=use-after-free; IO smoke test passes (89.3 MB/s, sda on libata ata_piix "
      "in mwdma2, boot-to-agent 1.8 s)"},
+    {"2.6.18", "x86_64", "gcc 12.2", "2026-12-04",
+     "built in 42 s (no ccache) with the 2.6.13+ rules and include/asm-x86_64's rmw-asm-64, no "
+     "change to the lab after 2.6.20; IO smoke test passes (126.0 MB/s, hda on drivers/ide in "
+     "mwdma2, boot-to-agent 2.5 s)"},
+    {"2.6.20", "x86_64", "gcc 12.2", "2026-12-04",
+     "built in 45 s (no ccache) with x86_64-end-symbol found on it and the arch/x86_64 rows of "
+     "2.6.0-2.6.12 (rmw-asm-64, gas-macro-redefined, boot-build-includes) now to 2.6.23; IO "
+     "smoke test passes (86.1 MB/s, hda on drivers/ide in mwdma2, boot-to-agent 3.1 s)"},
+    {"2.6.32.70", "x86_64", "gcc 12.2", "2026-12-04",
+     "built in 73 s (no ccache) with lab-2.6.21.config and the 2.6.24+ rules, no new row (the "
+     "vdso links as they are); IO smoke test passes (134.3 MB/s, sda on libata ata_piix in "
+     "mwdma2, boot-to-agent 1.1 s)"},
     {"5.10.89", "x86_64", "gcc 12.2", "2026-12-02",
      "built in about 500 s with lab-6.x.config over tinyconfig and the host flag "
      "-Wno-error=use-after-free (objtool's libsubcmd); IO smoke test passes (114.6 MB/s, sda on "
