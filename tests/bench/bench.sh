@@ -154,15 +154,20 @@ chmod 755 "$tmp"
 local home=$tmp/era-home names= t v
 mkdir -p "$home" && cp "${LAB_HOME:-/var/cache/lab}"/accel-* "$home"/ 2>/dev/null
 # ../shared/kernels' trees, then those of the other era groups when given
-# (GitHub snapshots, docs/era-kernels.md's verified table):
-# LAB_BENCH_ERA_TREES="/path/linux-3.10.99.tar ...".
+# (GitHub snapshots, docs/era-kernels.md's verified table), each TARBALL or
+# TARBALL:ARCH (i686 when not said):
+# LAB_BENCH_ERA_TREES="/path/linux-3.10.99.tar /path/linux-2.6.32.70.tar:x86_64 ...".
+local arch
 for t in "$srcs"/linux-{2.4.22,2.6.9,2.6.11,2.6.12-rc2,2.6.20}.tar.xz ${LAB_BENCH_ERA_TREES:-}; do
+    arch=i686
+    case $t in *:*) arch=${t##*:}; t=${t%:*};; esac
     v=$(basename "$t"); v=${v#linux-}; v=${v%.tar*}
+    [ $arch = i686 ] || v=$v-$arch
     start=$(date +%s.%N)
-    LAB_HOME=$home CCACHE_DISABLE=1 "$lab" kernels build "$t" --arch i686 \
+    LAB_HOME=$home CCACHE_DISABLE=1 "$lab" kernels build "$t" --arch $arch \
         --name bench-$v >"$tmp/build" 2>&1 || { tail -20 "$tmp/build"; exit 1; }
     secs=$(echo "$(date +%s.%N) - $start" | bc)
-    printf "  %-11s build + smoke test %5.0f s\n" "$v" "$secs"
+    printf "  %-18s build + smoke test %5.0f s\n" "$v" "$secs"
     names=${names:+$names,}bench-$v
 done
 # Five boots of each, interleaved (A B C D A B C D ...), then where the
