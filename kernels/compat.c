@@ -641,6 +641,12 @@ static const struct lab_compat_verified verified[] = {
     {"4.19.48", "i686", "gcc 12.2", "2026-12-02",
      "built in 519 s with lab-6.x.config over tinyconfig, no fixup; IO smoke test passes "
      "(52.2 MB/s, sda on libata ata_piix in mwdma2, boot-to-agent 1.4 s)"},
+    {"2.4.0", "i686", "gcc 11.3", "2026-12-04",
+     "built in 14 s (no ccache; 3 passes), the same rows as with gcc 12.2; IO smoke test "
+     "passes (76.3 MB/s, hda in mwdma2, boot-to-agent 1.2 s)"},
+    {"2.4.16", "i686", "gcc 11.3", "2026-12-04",
+     "built in 24 s (no ccache; 3 passes); IO smoke test passes (70.8 MB/s, hda in mwdma2, "
+     "boot-to-agent 1.2 s)"},
     {"5.4.49", "i686", "gcc 12.2", "2026-12-04",
      "built in 210 s with lab-6.x.config over tinyconfig, no fixup (ccache warm from the "
      "x86_64 build's host tools); IO smoke test passes (56.3 MB/s, sda on libata ata_piix in "
@@ -671,6 +677,9 @@ static const struct lab_compat_verified verified[] = {
      "built in 45 s (no ccache) with x86_64-end-symbol found on it and the arch/x86_64 rows of "
      "2.6.0-2.6.12 (rmw-asm-64, gas-macro-redefined, boot-build-includes) now to 2.6.23; IO "
      "smoke test passes (86.1 MB/s, hda on drivers/ide in mwdma2, boot-to-agent 3.1 s)"},
+    {"2.6.20", "x86_64", "gcc 11.3", "2026-12-04",
+     "built in 29 s (no ccache); IO smoke test passes (172.0 MB/s, hda on drivers/ide in "
+     "mwdma2, boot-to-agent 2.1 s)"},
     {"2.6.32.70", "x86_64", "gcc 12.2", "2026-12-04",
      "built in 73 s (no ccache) with lab-2.6.21.config and the 2.6.24+ rules, no new row (the "
      "vdso links as they are); IO smoke test passes (134.3 MB/s, sda on libata ata_piix in "
