@@ -9,7 +9,7 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 30
 FUZZ_FLAGS   := -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined \
                 -fno-sanitize-recover=undefined -std=gnu11 -D_GNU_SOURCE -I.
-FUZZ_NAMES   := proto experiment profile bzimage trace agent_cmdline
+FUZZ_NAMES   := proto experiment profile bzimage trace agent_cmdline compat_paste
 
 # The code under test for each harness.
 FUZZ_COMMON := $(wildcard common/*.c)
@@ -21,6 +21,7 @@ FUZZ_SRC_bzimage       := kernels/bzimage.c $(FUZZ_COMMON)
 FUZZ_SRC_trace         := host/report/trace.c host/plan/warmup.c $(FUZZ_COMMON) host/store/store.c
 FUZZ_LIBS_trace        := -lsqlite3 -lpthread # trace.c also reads a cell's window from the store
 FUZZ_SRC_agent_cmdline := $(addprefix guest-agent/,cmdline.c keys.c idemode.c fmt.c opts.c parse.c)
+FUZZ_SRC_compat_paste  := kernels/compat_paste.c
 
 FUZZ_BINS := $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 
