@@ -1,5 +1,6 @@
 /* Child processes: finding tools, running them, naming them. */
 #include "common/proc.h"
+#include "common/interrupt.h"
 #include "common/msg.h"
 #include "common/str.h"
 
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -45,6 +47,55 @@ int lab_spawn_wait(char *const argv[], const char *log_path)
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR)
             return lab_error("waitpid: %s", strerror(errno));
+    if (WIFEXITED(status))
+        return WEXITSTATUS(status);
+    return lab_error("%s died of signal %d", argv[0], WTERMSIG(status));
+}
+
+int lab_spawn_wait_group(char *const argv[], const char *log_path)
+{
+    int status;
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid < 0)
+        return lab_error("fork: %s", strerror(errno));
+    if (pid == 0) {
+        setpgid(0, 0);
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (getppid() != parent)
+            _exit(130); /* the lab died before the line above */
+        int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+        if (null >= 0)
+            dup2(null, 0);
+        if (log_path) {
+            int fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+            if (fd >= 0) {
+                dup2(fd, 1);
+                dup2(fd, 2);
+            }
+        }
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        execvp(argv[0], argv);
+        fprintf(stderr, "lab: cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    setpgid(pid, pid); /* either side may run first */
+    int stopped = 0;
+    for (;;) {
+        if (lab_interrupted && !stopped) {
+            killpg(pid, SIGTERM);
+            stopped = 1;
+        }
+        if (waitpid(pid, &status, 0) >= 0)
+            break;
+        if (errno != EINTR)
+            return lab_error("waitpid: %s", strerror(errno));
+    }
+    if (stopped) {
+        killpg(pid, SIGKILL); /* what outlived its leader */
+        return lab_error("%s stopped: interrupted by signal %d", argv[0], lab_interrupted);
+    }
     if (WIFEXITED(status))
         return WEXITSTATUS(status);
     return lab_error("%s died of signal %d", argv[0], WTERMSIG(status));

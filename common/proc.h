@@ -13,6 +13,14 @@ const char *lab_tool_path(const char *name, char *buf, size_t size);
  * stdout/stderr go to log_path when it is not NULL, else they are inherited. */
 int lab_spawn_wait(char *const argv[], const char *log_path);
 
+/* lab_spawn_wait for a long job that a Ctrl-C must stop (a kernel build):
+ * the child leads a process group of its own, stdin on /dev/null, so the
+ * terminal's Ctrl-C reaches the lab alone; when the lab is interrupted
+ * (common/interrupt.h) the whole group (make, its sub-makes, gcc) gets
+ * SIGTERM and is waited for, and -1 comes back. The child also gets
+ * SIGTERM if the lab dies without a word. */
+int lab_spawn_wait_group(char *const argv[], const char *log_path);
+
 /* Starts argv[0] (searched in PATH) as a daemon of its own: in a new
  * session, stdio on /dev/null, none of this process's other descriptors
  * (a lock or a socket the lab holds must not live on in it), and not this

@@ -14,6 +14,7 @@
 #include "kernels/user.h"
 #include "common/clock.h"
 #include "common/file.h"
+#include "common/interrupt.h"
 #include "common/msg.h"
 #include "common/paths.h"
 #include "common/proc.h"
@@ -84,7 +85,7 @@ int lab_makefile_version(const char *mk, char *out, size_t len)
 static int sh_log(const char *cmd, const char *log)
 {
     char *argv[] = {"sh", "-c", (char *)cmd, NULL};
-    return lab_spawn_wait(argv, log);
+    return lab_spawn_wait_group(argv, log); /* a Ctrl-C stops make and gcc too */
 }
 
 static int nprocs(void)
@@ -502,6 +503,10 @@ static int job_compile(struct job *j)
         off_t off = stat(j->log, &lst) == 0 ? lst.st_size : 0;
         if (job_make(j, target) == 0)
             break;
+        if (lab_interrupted) {
+            rc = -1;
+            break;
+        }
         int fixed = 0;
         if (j->era && pass < 16) {
             size_t ll;
@@ -563,14 +568,27 @@ out:
     return rc;
 }
 
+/* A failed stage; an interrupted build keeps nothing half-built (its work
+ * tree goes, nothing was cached). */
+static int job_failed(struct job *j)
+{
+    if (lab_interrupted && j->work) {
+        lab_rm_rf(j->work);
+        lab_error("building linux %s: interrupted; its work tree is removed", j->version);
+    }
+    return -1;
+}
+
 static int job_build(struct job *j)
 {
-    if (lab_mkdir_p(j->top, 0755) < 0 || job_unpack(j) < 0)
+    if (lab_mkdir_p(j->top, 0755) < 0)
         return -1;
+    if (job_unpack(j) < 0)
+        return job_failed(j);
     job_make_command(j);
     int64_t t0 = lab_now_ns();
     if (job_configure(j) < 0 || job_compile(j) < 0)
-        return -1;
+        return job_failed(j);
     double secs = (double)(lab_now_ns() - t0) / 1e9;
     if (job_store(j) < 0)
         return -1;

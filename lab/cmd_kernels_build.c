@@ -6,6 +6,7 @@
 #include "kernels/user.h"
 #include "lab/cmd_kernels.h"
 #include "lab/kernelnames.h"
+#include "common/interrupt.h"
 #include "common/msg.h"
 #include "common/str.h"
 
@@ -167,7 +168,12 @@ int lab_kernels_build(int argc, char **argv)
         return 2;
     }
     char *name = NULL;
+    lab_install_signal_handlers(); /* Ctrl-C stops make and gcc, keeps no half tree */
     int rc = lab_kernel_build(&s, &name);
+    if (lab_interrupted) {
+        free(name);
+        return 130;
+    }
     if (rc == -2)
         return 2; /* the toolchain cannot build it: refused before starting */
     if (rc < 0)

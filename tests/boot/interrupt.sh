@@ -112,6 +112,30 @@ for conf in "$LAB_HOME"/kernels/user/build-*/kernel.conf; do
     echo verified=passed >>"$conf"
 done
 bisect_interrupt measuring domain
+# ---- Ctrl-C during lab kernels build ----
+# make and what it runs stop with the lab: exit 130 at once, not when the
+# build would have ended, no process of the build left, no work tree kept.
+bisect_tree 67
+"$lab" kernels build --repo "$repo" --ref HEAD >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+for _ in $(seq 300); do
+    grep -q "building linux 6.12.113" "$tmp/err" && break
+    sleep 0.2
+done
+sleep 1
+t0=$(date +%s)
+kill -INT $pid
+wait $pid
+rc=$?
+took=$(($(date +%s) - t0))
+cat "$tmp/err"
+check "kernels build interrupted: exit 130 (got $rc)" test $rc -eq 130
+check "kernels build interrupted: stopped within 10 s, not at the build's end (took $took s)" \
+    test "$took" -le 10
+check "kernels build interrupted: make and its sleep are gone" \
+    bash -c "! pgrep -f '^sleep 67\$' >/dev/null"
+check "kernels build interrupted: no work tree kept" \
+    bash -c "! ls -d '$LAB_HOME'/kernels/build/*.work 2>/dev/null | grep -q ."
 unset LAB_HOME
 
 check_no_leaks
