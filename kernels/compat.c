@@ -396,13 +396,13 @@ static const struct lab_compat_fixup fixups[] = {
      "gcc 12.2 (minor 2) skips what needs gcc 4.3+: \"implicit declaration of function "
      "'asm_volatile_goto'\" in arch/x86/include/asm/cpufeature.h"},
     {"initdata-prototype",
-     {LAB_KV_RC(3, 0, 0, 0), LAB_KV_RC(3, 10, 0, 0), ANY},
+     {LAB_KV_RC(2, 6, 13, 0), LAB_KV_RC(3, 10, 0, 0), ANY},
      "include/acpi/*.h",
      LAB_COMPAT_REGEX,
      "([A-Za-z_][A-Za-z0-9_]*[ \t]+)__initdata([ \t]+[A-Za-z_][A-Za-z0-9_]*\\([^)]*\\);)",
      "\\1__init\\2",
-     "a function prototype marked __initdata (acpi_os_initialize in acpiosxf.h, 3.4.113; gone "
-     "by 3.10) is marked __init, as its definition is",
+     "a function prototype marked __initdata (acpi_os_initialize in acpiosxf.h: 2.6.26, 2.6.34, "
+     "3.4.113, 3.8; not in 2.6.20, gone by 3.10) is marked __init, as its definition is",
      "gcc 5+: \"'osi_setup_entries' causes a section type conflict with 'acpi_os_initialize'\" "
      "(the data of .init.data and a function declared to live there)"},
     {"objtool-empty-symtab",
@@ -423,6 +423,17 @@ static const struct lab_compat_fixup fixups[] = {
      "$(CC) -Wl,-m,elf_i386",
      "the vsyscall DSO link passes the emulation through the gcc driver",
      "gcc 12 takes -m elf_i386 as a machine option: \"unrecognized command-line option\""},
+    {"vdso-ld-m",
+     {LAB_KV_RC(2, 6, 24, 0), LAB_KV_RC(3, 8, 0, 0), ANY},
+     "arch/x86/vdso/Makefile",
+     LAB_COMPAT_REGEX,
+     "(\nVDSO_LDFLAGS_vdso(32)?\\.lds[ \t]*=[ \t]*)-m (elf_i386|elf_x86_64)([ \t])",
+     "\\1-Wl,-m,\\3\\4",
+     "the vDSO links, done through $(CC), pass the linker emulation through the gcc driver "
+     "(2.6.26, 2.6.34; a tree whose links already say -m32 or -Wl,-m, as 2.6.32.70 and 3.8 do, "
+     "does not match)",
+     "gcc 12 takes -m elf_i386 as a machine option: \"unrecognized command-line option '-m'\" "
+     "at arch/x86/vdso/vdso32-int80.so.dbg (2.6.26 i686)"},
     {"sumversion-limits",
      {R26LATE, ANY},
      "scripts/mod/sumversion.c",
@@ -436,10 +447,12 @@ static const struct lab_compat_fixup fixups[] = {
      {R26LATE, ANY},
      "kernel/mutex.c",
      LAB_COMPAT_REGEX,
-     "\nstatic ((void |int )?fastcall noinline)",
+     "\nstatic ((void |int )?(fastcall )?noinline)",
      "\nstatic __attribute__((used)) \\1",
      "the mutex slow paths, called only from the fast paths' inline asm (\"call \" #fail_fn), "
-     "are marked used",
+     "are marked used: \"static [void|int] fastcall noinline\" (2.6.16, 2.6.20) and, once "
+     "fastcall went, \"static void noinline\" and \"static noinline void\" (2.6.26; trees that "
+     "say __used, as 2.6.32.70 does, do not match)",
      "gcc 4.5+ drops a static function whose only reference is an asm string: \"undefined "
      "reference to `__mutex_lock_slowpath'\" at the vmlinux link"},
     {"timeconst-defined-array",

@@ -354,6 +354,22 @@ static void test_regex_rows(void **state)
     assert_non_null(strstr(out, "static __attribute__((used)) int fastcall noinline"));
     assert_non_null(strstr(out, "\nstatic inline int helper"));
     free(out);
+    /* 2.6.26: fastcall is gone, noinline on either side of the type */
+    out = run("asm-only-callees",
+              "\nstatic void noinline __sched\n__mutex_lock_slowpath(atomic_t *lock_count);\n"
+              "\nstatic noinline void __sched __mutex_unlock_slowpath(atomic_t *lock_count);\n"
+              "\nstatic noinline int __sched\n__mutex_lock_killable_slowpath(atomic_t *c);\n"
+              "\nstatic inline void\n__mutex_unlock_common_slowpath(atomic_t *c, int nested)\n"
+              "\nstatic __used noinline void __sched __mutex_lock_slowpath(atomic_t *c)\n",
+              &n);
+    assert_int_equal(n, 3);
+    assert_non_null(strstr(out, "\nstatic __attribute__((used)) void noinline __sched\n"));
+    assert_non_null(strstr(out, "\nstatic __attribute__((used)) noinline void __sched __mutex_u"));
+    assert_non_null(strstr(out, "\nstatic __attribute__((used)) noinline int __sched\n"));
+    assert_non_null(strstr(out, "\nstatic inline void\n__mutex_unlock_common"));
+    assert_non_null(strstr(out, "\nstatic __used noinline void"));
+    assert_second_pass_idle("asm-only-callees", out);
+    free(out);
     out = run("compiler-gcc-header",
               "#define gcc_header(x) _gcc_header(x)\n#include gcc_header(__GNUC__)\n", &n);
     assert_int_equal(n, 1);
@@ -380,6 +396,29 @@ static void test_regex_rows(void **state)
                         "acpi_status __init acpi_os_initialize(void);\n"
                         "static int __initdata table[4];\nextern char __initdata boot_name[];\n");
     free(out);
+    assert_true(applies("initdata-prototype", "2.6.26", LAB_COMPAT_I386));
+    assert_false(applies("initdata-prototype", "3.10.99", LAB_COMPAT_I386));
+    /* 2.6.26's and 2.6.34's vDSO links: both images, the rest of the line kept */
+    out = run("vdso-ld-m",
+              "CPPFLAGS_vdso.lds += -P -C\n"
+              "VDSO_LDFLAGS_vdso.lds = -m elf_x86_64 -Wl,-soname=linux-vdso.so.1 \\\n"
+              "VDSO_LDFLAGS_vdso32.lds = -m elf_i386 -Wl,-soname=linux-gate.so.1\n",
+              &n);
+    assert_int_equal(n, 2);
+    assert_string_equal(out,
+                        "CPPFLAGS_vdso.lds += -P -C\n"
+                        "VDSO_LDFLAGS_vdso.lds = -Wl,-m,elf_x86_64 -Wl,-soname=linux-vdso.so.1 "
+                        "\\\n"
+                        "VDSO_LDFLAGS_vdso32.lds = -Wl,-m,elf_i386 -Wl,-soname=linux-gate.so.1\n");
+    assert_second_pass_idle("vdso-ld-m", out);
+    free(out);
+    /* 3.8's links (and 2.6.32.70's) already name the word size: left alone */
+    out = run("vdso-ld-m", "\nVDSO_LDFLAGS_vdso32.lds = -m32 -Wl,-soname=linux-gate.so.1\n", &n);
+    assert_int_equal(n, 0);
+    free(out);
+    assert_true(applies("vdso-ld-m", "2.6.26", LAB_COMPAT_I386));
+    assert_true(applies("vdso-ld-m", "2.6.34", LAB_COMPAT_X86_64));
+    assert_false(applies("vdso-ld-m", "2.6.23", LAB_COMPAT_I386));
     /* objtool (4.6..5.9, x86_64): no .symtab is no symbols, not a failure */
     const char *elf = "\tsymtab = find_section_by_name(elf, \".symtab\");\n\tif (!symtab) {\n"
                       "\t\tWARN(\"missing symbol table\");\n\t\treturn -1;\n\t}\n";
