@@ -25,41 +25,12 @@ const char *lab_tool_path(const char *name, char *buf, size_t size)
     return name;
 }
 
-int lab_spawn_wait(char *const argv[], const char *log_path)
+/* The child side of both spawns: the log, then argv[0]. A group child
+ * leads its own process group, reads /dev/null and dies with the lab; a
+ * plain one ignores SIGINT (the lab decides when it stops). */
+static void spawn_child(char *const argv[], const char *log_path, int group, pid_t parent)
 {
-    int status;
-    pid_t pid = fork();
-    if (pid < 0)
-        return lab_error("fork: %s", strerror(errno));
-    if (pid == 0) {
-        if (log_path) {
-            int fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-            if (fd >= 0) {
-                dup2(fd, 1);
-                dup2(fd, 2);
-            }
-        }
-        signal(SIGINT, SIG_IGN); /* the lab decides when children stop */
-        execvp(argv[0], argv);
-        fprintf(stderr, "lab: cannot run %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
-    }
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return lab_error("waitpid: %s", strerror(errno));
-    if (WIFEXITED(status))
-        return WEXITSTATUS(status);
-    return lab_error("%s died of signal %d", argv[0], WTERMSIG(status));
-}
-
-int lab_spawn_wait_group(char *const argv[], const char *log_path)
-{
-    int status;
-    pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid < 0)
-        return lab_error("fork: %s", strerror(errno));
-    if (pid == 0) {
+    if (group) {
         setpgid(0, 0);
         prctl(PR_SET_PDEATHSIG, SIGTERM);
         if (getppid() != parent)
@@ -67,23 +38,36 @@ int lab_spawn_wait_group(char *const argv[], const char *log_path)
         int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
         if (null >= 0)
             dup2(null, 0);
-        if (log_path) {
-            int fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-            if (fd >= 0) {
-                dup2(fd, 1);
-                dup2(fd, 2);
-            }
-        }
-        signal(SIGINT, SIG_DFL);
-        signal(SIGTERM, SIG_DFL);
-        execvp(argv[0], argv);
-        fprintf(stderr, "lab: cannot run %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
     }
-    setpgid(pid, pid); /* either side may run first */
+    if (log_path) {
+        int fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+        if (fd >= 0) {
+            dup2(fd, 1);
+            dup2(fd, 2);
+        }
+    }
+    signal(SIGINT, group ? SIG_DFL : SIG_IGN);
+    if (group)
+        signal(SIGTERM, SIG_DFL);
+    execvp(argv[0], argv);
+    fprintf(stderr, "lab: cannot run %s: %s\n", argv[0], strerror(errno));
+    _exit(127);
+}
+
+static int spawn_wait(char *const argv[], const char *log_path, int group)
+{
+    int status;
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid < 0)
+        return lab_error("fork: %s", strerror(errno));
+    if (pid == 0)
+        spawn_child(argv, log_path, group, parent);
+    if (group)
+        setpgid(pid, pid); /* either side may run first */
     int stopped = 0;
     for (;;) {
-        if (lab_interrupted && !stopped) {
+        if (group && lab_interrupted && !stopped) {
             killpg(pid, SIGTERM);
             stopped = 1;
         }
@@ -99,6 +83,16 @@ int lab_spawn_wait_group(char *const argv[], const char *log_path)
     if (WIFEXITED(status))
         return WEXITSTATUS(status);
     return lab_error("%s died of signal %d", argv[0], WTERMSIG(status));
+}
+
+int lab_spawn_wait(char *const argv[], const char *log_path)
+{
+    return spawn_wait(argv, log_path, 0);
+}
+
+int lab_spawn_wait_group(char *const argv[], const char *log_path)
+{
+    return spawn_wait(argv, log_path, 1);
 }
 
 /* The grandchild's exec failure, if any, comes back over a close-on-exec
