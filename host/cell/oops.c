@@ -99,7 +99,12 @@ static void take_ip(struct lab_oops *o, const char *s)
     if (o->function[0])
         return; /* a later oops's lines: the first one counts */
     if (starts(s, "EIP is at ")) {
-        take_symbol(s + 10, o->function, sizeof o->function, o->offset, sizeof o->offset);
+        /* a bare address: the CPU jumped where no function is, so the
+         * trace's first frame is the caller, not the faulting function */
+        if (!take_symbol(s + 10, o->function, sizeof o->function, o->offset, sizeof o->offset)) {
+            o->ip = strtoull(s + 10, NULL, 16);
+            o->ip_bare = 1;
+        }
         return;
     }
     if (!starts(s, "EIP:") && !starts(s, "RIP:") && !starts(s, "PC is at "))
@@ -199,6 +204,8 @@ static const char *const panic_frames[] = {
  * frame past the panic plumbing (sysrq_handle_crash, mount_block_root...). */
 static void settle_function(struct lab_oops *o)
 {
+    if (o->ip_bare)
+        return;
     for (size_t i = 0; !o->function[0] && i < o->ntrace; i++) {
         size_t n = strcspn(o->trace[i], "+");
         int plumbing = !o->trace[i][n];
@@ -373,6 +380,11 @@ size_t lab_oops_summary(const struct lab_oops *o, char *out, size_t cap)
     PUT("%s", o->headline);
     if (o->function[0])
         PUT(" in %s%s%s", o->function, o->offset[0] ? "+" : "", o->offset);
+    else if (o->ip_bare)
+        PUT(" at 0x%llx%s", o->ip,
+            o->ip < 4096 ? " (a call through a NULL function pointer: the trace's first frame "
+                           "made it)"
+                         : "");
     PUT(" during %s", o->phase);
     for (size_t i = 0; i < o->ntrace && i < 8; i++)
         PUT("%s%s", i ? " <- " : "; call trace: ", o->trace[i]);

@@ -20,6 +20,7 @@ struct lab_oops {
     char function[96];     /* the faulting function ("" unknown) */
     char offset[40];       /* "0x4a/0x100" (or "0x4a" where the size is not printed) */
     unsigned long long ip; /* the faulting address where printed as a number (0 none) */
+    int ip_bare;           /* 1: "EIP is at 0x0": no function holds the address (ip is it) */
     char bug_file[128];    /* kernel BUG at FILE:LINE ("" none) */
     int bug_line;
     char panic[160]; /* "Attempted to kill init!" ("" none) */

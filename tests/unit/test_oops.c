@@ -76,6 +76,27 @@ static void test_61_sysrq_panic(void **state)
     free(text);
 }
 
+/* 2.6.26 built by gcc 12 before the compat layer kept cpumask_of_cpu()'s
+ * mask alive: no clock event got a handler, and the first timer interrupt
+ * called through NULL. "EIP is at 0x0" names no function: the summary says
+ * where the CPU went, and timer_interrupt stays the caller in the trace. */
+static void test_26_null_call(void **state)
+{
+    (void)state;
+    char *text = capture("2.6.26-null-call.console");
+    struct lab_oops o;
+    assert_int_equal(lab_oops_parse(text, strlen(text), &o), 1);
+    assert_string_equal(o.headline,
+                        "BUG: unable to handle kernel NULL pointer dereference at 00000000");
+    assert_int_equal(o.ip_bare, 1);
+    assert_true(o.ip == 0);
+    assert_string_equal(o.function, "");
+    assert_string_equal(o.trace[0], "timer_interrupt+0xe/0x20");
+    assert_string_equal(o.panic, "Fatal exception in interrupt");
+    check_summary(&o, "oops/2.6.26-null-call.txt");
+    free(text);
+}
+
 /* 2.4.22 patched to BUG() in BLKFLSBUF on hda
  * (oops/2.4.22-blkflsbuf-bug.patch), which the agent's remount cache drop
  * issues: no kallsyms, so the EIP and the trace are named from the
@@ -170,9 +191,8 @@ static void test_shapes(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_24_blkflsbuf),
-        cmocka_unit_test(test_26_fadvise),
-        cmocka_unit_test(test_61_sysrq_panic),
+        cmocka_unit_test(test_24_blkflsbuf),   cmocka_unit_test(test_26_fadvise),
+        cmocka_unit_test(test_61_sysrq_panic), cmocka_unit_test(test_26_null_call),
         cmocka_unit_test(test_shapes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
