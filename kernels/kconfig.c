@@ -392,7 +392,8 @@ int lab_kconfig_fs_ok(const struct lab_kconfig *cfg, const char *fs, const struc
     if (!fs || strcmp(fs, "raw") == 0)
         return 1;
     if (strcmp(fs, "ext2") == 0)
-        needs = "EXT2_FS|EXT4_FS+EXT4_USE_FOR_EXT2";
+        needs = lab_rule_value(LAB_RULE_EXT2_OPTIONS, era ? era->version : 0,
+                               "EXT2_FS|EXT4_FS+EXT4_USE_FOR_EXT2");
     else if (strcmp(fs, "ext3") == 0)
         needs = lab_rule_value(LAB_RULE_EXT3_OPTIONS, era ? era->version : 0,
                                "EXT3_FS|EXT4_FS+EXT4_USE_FOR_EXT23");

@@ -202,6 +202,25 @@ static const struct lab_rule_row rows[] = {
     /* The UART channel's driver: 2.4's serial.c, 2.6's 8250. */
     {LAB_RULE_UART_OPTION, NULL, 0, V(2, 6, 0), "SERIAL", 0, {0}, "2.4: drivers/char/serial.c"},
     {LAB_RULE_UART_OPTION, NULL, V(2, 6, 0), 0, "SERIAL_8250", 0, {0}, "2.6 on: 8250"},
+    /* ext4 serves ext2 by EXT4_USE_FOR_EXT23 (2.6.33..4.2), renamed
+     * EXT4_USE_FOR_EXT2 when 4.3 removed ext3. A 4.1 built from a fragment
+     * written for 6.x has EXT2_FS off and ext4 serving ext2 by the old name. */
+    {LAB_RULE_EXT2_OPTIONS,
+     NULL,
+     V(4, 3, 0),
+     0,
+     "EXT2_FS|EXT4_FS+EXT4_USE_FOR_EXT2",
+     0,
+     {0},
+     "4.3 on: ext4 serves ext2 by EXT4_USE_FOR_EXT2"},
+    {LAB_RULE_EXT2_OPTIONS,
+     NULL,
+     0,
+     V(4, 3, 0),
+     "EXT2_FS|EXT4_FS+EXT4_USE_FOR_EXT23",
+     0,
+     {0},
+     "before 4.3: ext2's own driver, or ext4 by EXT4_USE_FOR_EXT23"},
     /* Since 4.3 ("ext3: remove the ext3 driver", Jan Kara) the ext4 driver
      * mounts ext3 whatever the config says; EXT4_USE_FOR_EXT23 is gone. */
     {LAB_RULE_EXT3_OPTIONS,

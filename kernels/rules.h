@@ -28,6 +28,7 @@ enum lab_rule {
     LAB_RULE_MEMORY_FLOOR,  /* number: guest RAM floor in MiB */
     LAB_RULE_QBOOT,         /* value: "qboot" boots it, "asked" when LAB_FIRMWARE=qboot */
     LAB_RULE_UART_OPTION,   /* value: the .config option of the UART channel */
+    LAB_RULE_EXT2_OPTIONS,  /* value: the .config options that mount ext2 */
     LAB_RULE_EXT3_OPTIONS,  /* value: the .config options that mount ext3 */
     LAB_RULE_SCHEDULER,     /* key: a scheduler's name; the row is when it exists */
     LAB_RULE_MODULES,       /* key: "ide-libata", "ide-legacy", another bus, "fs", "virtio-chan" */
