@@ -240,15 +240,15 @@ static const struct lab_compat_fixup fixups[] = {
      "redefine calling.h's (old gas let the later definition win, as the rename does)",
      "gas 2.40: \"Macro `fake_stack_frame' was already defined\""},
     {"x86_64-end-symbol",
-     {LAB_KV_RC(2, 6, 13, 0), LAB_KV_RC(2, 6, 24, 0), X64},
-     "arch/x86_64/lib/copy_user.S",
+     {R26LATE, X64},
+     "arch/x86_64/lib/copy_user.S arch/x86/lib/copy_user_64.S",
      LAB_COMPAT_REGEX,
      "(\nENTRY\\(copy_user_generic_string\\)\n.*)\nEND\\(copy_user_generic_c\\)\n",
      "\\1\nEND(copy_user_generic_string) /* lab compat: the symbol this file defines */\n",
      "the string copy's END() names the symbol the file defines (it kept an older name, "
      "copy_user_generic_c, which nothing defines)",
      "gas 2.3x+: \".size expression for copy_user_generic_c does not evaluate to a constant\" "
-     "(old gas let an undefined .size pass; 2.6.20)"},
+     "(old gas let an undefined .size pass; 2.6.20, and 2.6.26 in arch/x86)"},
     {"boot-build-includes",
      {RX64, X64},
      "arch/x86_64/boot/Makefile",
@@ -405,6 +405,44 @@ static const struct lab_compat_fixup fixups[] = {
      "3.4.113, 3.8; not in 2.6.20, gone by 3.10) is marked __init, as its definition is",
      "gcc 5+: \"'osi_setup_entries' causes a section type conflict with 'acpi_os_initialize'\" "
      "(the data of .init.data and a function declared to live there)"},
+    {"asmregparm-default",
+     {LAB_KV_RC(2, 6, 24, 0), LAB_KV_RC(3, 1, 0, 0), I386},
+     "include/asm-x86/linkage.h arch/x86/include/asm/linkage.h",
+     LAB_COMPAT_REGEX,
+     "\n#define asmregparm __attribute__\\(\\(regparm\\(3\\)\\)\\)\n",
+     "\n#define asmregparm /* lab compat: regparm(3) is the i386 default (-mregparm=3) */\n",
+     "asmregparm says nothing on i386, where arch/x86/Makefile builds every function with "
+     "-mregparm=3 (the calling convention is the same; 3.1 removed the macro the same way)",
+     "gcc 5+: \"conflicting types for 'syscall_trace_enter'\" between ptrace.c's asmregparm "
+     "definition and ptrace.h's plain declaration (gcc 4 let the same convention pass; 2.6.34)"},
+    {"early-idt-stub-jmp",
+     {LAB_KV_RC(2, 6, 24, 0), LAB_KV_RC(4, 2, 0, 0), ANY},
+     "arch/x86/kernel/head_64.S arch/x86/kernel/head_32.S",
+     LAB_COMPAT_REGEX,
+     "(\n[ \t]*)jmp early_idt_handler(\n[ \t]*i = i \\+ 1\n[ \t]*\\.endr)",
+     "\\1jmp.d32 early_idt_handler /* lab compat: each stub keeps its size */\\2",
+     "the early exception stubs jump with a 32-bit displacement, so each stub has the size the "
+     "IDT set-up assumes (4.1 pads them with .fill instead; trees that do so do not match)",
+     "binutils 2.26+ gas relaxes a jmp to a global label in the same section to 2 bytes: the "
+     "stubs shrink, every early IDT entry lands mid-stub, and 3.14 x86_64 hangs silently on "
+     "its first early page fault (copy_bootdata), before the console"},
+    {"cpumask-of-cpu-dangling",
+     {LAB_KV_RC(2, 6, 24, 0), LAB_KV_RC(2, 6, 30, 0), ANY},
+     "include/linux/cpumask.h",
+     LAB_COMPAT_REGEX,
+     "\n#define cpumask_of_cpu\\(cpu\\)[ \t]*\\\\\n\\(\\*\\(\\{[^&]*\n[ \t]*&m;[ "
+     "\t]*\\\\\n\\}\\)\\)\n",
+     "\n/* lab compat: the mask lives in a compound literal of the caller's block, not in a\n"
+     " * statement expression that ends before the caller reads it */\n"
+     "static inline cpumask_t *lab_compat_cpumask_of_cpu(cpumask_t *m, int cpu)\n"
+     "{\n\tcpu_set(cpu, *m);\n\treturn m;\n}\n"
+     "#define cpumask_of_cpu(cpu) (*lab_compat_cpumask_of_cpu(&(cpumask_t){ { 0 } }, (cpu)))\n",
+     "cpumask_of_cpu() keeps its mask alive for the caller: 2.6.26 returned the address of a "
+     "variable of a statement expression, dead once the macro ends (the value form of 2.6.0-2.6.25 "
+     "and get_cpu_mask() of 2.6.29 on do not match)",
+     "gcc 5+ drops what is written to a dead object: tick_check_new_device() compiles to "
+     "nothing, no clock event gets a handler, and 2.6.26 panics on its first timer interrupt "
+     "(\"EIP is at 0x0\", called from timer_interrupt)"},
     {"objtool-empty-symtab",
      {LAB_KV_RC(4, 6, 0, 0), LAB_KV_RC(5, 10, 0, 0), X64},
      "tools/objtool/elf.c",
@@ -701,6 +739,48 @@ static const struct lab_compat_verified verified[] = {
      "built in about 500 s with lab-6.x.config over tinyconfig and the host flag "
      "-Wno-error=use-after-free (objtool's libsubcmd); IO smoke test passes (114.6 MB/s, sda on "
      "libata ata_piix in mwdma2, boot-to-agent 1.9 s)"},
+    /* Trees of other versions, built 2026-12-05 to check the rules hold for
+     * the class (docs/era-kernels.md names each tree and its sha256). */
+    {"2.4.15", "i686", "gcc 12.2", "2026-12-05",
+     "built in 64 s, no change to the lab; IO smoke test passes (46.5 MB/s, hda on drivers/ide "
+     "in mwdma2, boot-to-agent 1.6 s)"},
+    {"2.4.16", "i686", "gcc 12.2", "2026-12-05",
+     "a pristine tree (Linus's 2.4 history, tag 2.4.16) in place of the 2026-12-04 one, which "
+     "lacked 8 upper-case netfilter files: built in 61 s, no change to the lab; IO smoke test "
+     "passes (52.2 MB/s, hda in mwdma2, boot-to-agent 1.4 s)"},
+    {"2.6.16", "i686", "gcc 12.2", "2026-12-05",
+     "built in 142 s, no change to the lab; IO smoke test passes (41.6 MB/s, hda on drivers/ide "
+     "in mwdma2, boot-to-agent 2.1 s)"},
+    {"2.6.26", "i686", "gcc 12.2", "2026-12-05",
+     "built in 134 s with lab-2.6.21.config and vdso-ld-m, asm-only-callees, initdata-prototype "
+     "and cpumask-of-cpu-dangling found on it (it panicked on its first timer interrupt "
+     "without); IO smoke test passes (72.9 MB/s, sda on libata in mwdma2, boot-to-agent 1.3 s)"},
+    {"2.6.34", "i686", "gcc 12.2", "2026-12-05",
+     "built in 203 s with lab-2.6.21.config and asmregparm-default found on it; IO smoke test "
+     "passes (74.0 MB/s, sda on libata in mwdma2, boot-to-agent 1.1 s)"},
+    {"2.6.39", "x86_64", "gcc 12.2", "2026-12-05",
+     "built in 208 s with lab-2.6.21.config, no change to the lab; IO smoke test passes (135.0 "
+     "MB/s, sda on libata in mwdma2, boot-to-agent 1.7 s)"},
+    {"3.8", "i686", "gcc 12.2", "2026-12-05",
+     "built in 255 s with lab-2.6.21.config, no change to the lab; IO smoke test passes (47.6 "
+     "MB/s, sda on libata in mwdma2, boot-to-agent 1.5 s)"},
+    {"3.14", "x86_64", "gcc 12.2", "2026-12-05",
+     "built in about 290 s with lab-2.6.21.config and early-idt-stub-jmp found on it (it hung "
+     "silently before its console without); IO smoke test passes (143.5 MB/s, sda on libata in "
+     "mwdma2, boot-to-agent 1.5 s)"},
+    {"4.1.15", "x86_64", "gcc 12.2", "2026-12-05",
+     "built in 91 s (ccache warm) with lab-6.x.config over tinyconfig; the cell check learnt "
+     "EXT4_USE_FOR_EXT23, ext2's option before 4.3; IO smoke test passes (133.0 MB/s, sda on "
+     "libata in mwdma2, boot-to-agent 1.8 s)"},
+    {"4.15", "i686", "gcc 12.2", "2026-12-05",
+     "built in 386 s with lab-6.x.config over tinyconfig, no change to the lab; IO smoke test "
+     "passes (75.2 MB/s, sda on libata in mwdma2, boot-to-agent 1.5 s)"},
+    {"5.8.1", "i686", "gcc 12.2", "2026-12-05",
+     "built in 443 s with lab-6.x.config over tinyconfig, no change to the lab; IO smoke test "
+     "passes (73.5 MB/s, sda on libata in mwdma2, boot-to-agent 1.1 s)"},
+    {"5.15", "x86_64", "gcc 12.2", "2026-12-05",
+     "built in 502 s with lab-6.x.config over tinyconfig, no change to the lab; IO smoke test "
+     "passes (97.5 MB/s, sda on libata in mwdma2, boot-to-agent 2.4 s)"},
 };
 
 size_t lab_compat_cover_count(void)

@@ -419,6 +419,76 @@ static void test_regex_rows(void **state)
     assert_true(applies("vdso-ld-m", "2.6.26", LAB_COMPAT_I386));
     assert_true(applies("vdso-ld-m", "2.6.34", LAB_COMPAT_X86_64));
     assert_false(applies("vdso-ld-m", "2.6.23", LAB_COMPAT_I386));
+    /* 2.6.34's linkage.h: asmregparm is the -mregparm=3 default on i386 */
+    out =
+        run("asmregparm-default",
+            "#ifdef CONFIG_X86_32\n#define asmlinkage CPP_ASMLINKAGE __attribute__((regparm(0)))\n"
+            "#define asmregparm __attribute__((regparm(3)))\n",
+            &n);
+    assert_int_equal(n, 1);
+    assert_null(strstr(out, "regparm(3)))"));
+    assert_non_null(strstr(out, "\n#define asmregparm /* lab compat"));
+    assert_non_null(strstr(out, "__attribute__((regparm(0)))\n"));
+    assert_second_pass_idle("asmregparm-default", out);
+    free(out);
+    assert_true(applies("asmregparm-default", "2.6.34", LAB_COMPAT_I386));
+    assert_true(applies("asmregparm-default", "3.0", LAB_COMPAT_I386));
+    assert_false(applies("asmregparm-default", "2.6.34", LAB_COMPAT_X86_64));
+    assert_false(applies("asmregparm-default", "3.1", LAB_COMPAT_I386));
+    /* 3.14's early exception stubs keep 9 bytes each; 4.1's padded ones are left */
+    out = run("early-idt-stub-jmp",
+              "\t.rept NUM_EXCEPTION_VECTORS\n\tpushq $i\t\t# 72(%rsp) Vector number\n"
+              "\tjmp early_idt_handler\n\ti = i + 1\n\t.endr\n",
+              &n);
+    assert_int_equal(n, 1);
+    assert_non_null(strstr(out, "number\n\tjmp.d32 early_idt_handler /* lab compat"));
+    assert_non_null(strstr(out, " */\n\ti = i + 1\n\t.endr\n"));
+    assert_second_pass_idle("early-idt-stub-jmp", out);
+    free(out);
+    out = run("early-idt-stub-jmp",
+              "\tjmp early_idt_handler_common\n\ti = i + 1\n"
+              "\t.fill early_idt_handler_array + i*EARLY_IDT_HANDLER_SIZE - ., 1, 0xcc\n",
+              &n);
+    assert_int_equal(n, 0);
+    free(out);
+    assert_true(applies("early-idt-stub-jmp", "3.14", LAB_COMPAT_X86_64));
+    assert_true(applies("early-idt-stub-jmp", "3.8", LAB_COMPAT_I386));
+    assert_false(applies("early-idt-stub-jmp", "4.4.178", LAB_COMPAT_X86_64));
+    /* 2.6.26's cpumask_of_cpu() returned a dead variable's address; 2.6.20's value
+     * form is left alone */
+    static const char mask26[] = "#else\n"
+                                 "#define cpumask_of_cpu(cpu)\t\t\t\t\t\t\\\n"
+                                 "(*({\t\t\t\t\t\t\t\t\t\\\n"
+                                 "\ttypeof(_unused_cpumask_arg_) m;\t\t\t\t\t\\\n"
+                                 "\tif (sizeof(m) == sizeof(unsigned long)) {\t\t\t\\\n"
+                                 "\t\tm.bits[0] = 1UL<<(cpu);\t\t\t\t\t\\\n"
+                                 "\t} else {\t\t\t\t\t\t\t\\\n"
+                                 "\t\tcpus_clear(m);\t\t\t\t\t\t\\\n"
+                                 "\t\tcpu_set((cpu), m);\t\t\t\t\t\\\n"
+                                 "\t}\t\t\t\t\t\t\t\t\\\n"
+                                 "\t&m;\t\t\t\t\t\t\t\t\\\n"
+                                 "}))\n"
+                                 "#endif\n";
+    out = run("cpumask-of-cpu-dangling", mask26, &n);
+    assert_int_equal(n, 1);
+    assert_null(strstr(out, "&m;"));
+    assert_non_null(strstr(out, "#define cpumask_of_cpu(cpu) (*lab_compat_cpumask_of_cpu("));
+    assert_non_null(strstr(out, "\treturn m;\n}\n"));
+    assert_non_null(strstr(out, "(cpu)))\n#endif\n"));
+    assert_second_pass_idle("cpumask-of-cpu-dangling", out);
+    free(out);
+    out = run("cpumask-of-cpu-dangling",
+              "\n#define cpumask_of_cpu(cpu)\t\\\n({\t\\\n\ttypeof(_unused_cpumask_arg_) m;\t\\\n"
+              "\tm;\t\\\n})\n",
+              &n);
+    assert_int_equal(n, 0);
+    free(out);
+    assert_true(applies("cpumask-of-cpu-dangling", "2.6.26", LAB_COMPAT_I386));
+    assert_false(applies("cpumask-of-cpu-dangling", "2.6.32.70", LAB_COMPAT_I386));
+    /* the string copy's END() in arch/x86_64 (2.6.20) and arch/x86 (2.6.26) */
+    assert_true(applies("x86_64-end-symbol", "2.6.20", LAB_COMPAT_X86_64));
+    assert_true(applies("x86_64-end-symbol", "2.6.26", LAB_COMPAT_X86_64));
+    assert_false(applies("x86_64-end-symbol", "2.6.26", LAB_COMPAT_I386));
     /* objtool (4.6..5.9, x86_64): no .symtab is no symbols, not a failure */
     const char *elf = "\tsymtab = find_section_by_name(elf, \".symtab\");\n\tif (!symtab) {\n"
                       "\t\tWARN(\"missing symbol table\");\n\t\treturn -1;\n\t}\n";
