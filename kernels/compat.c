@@ -76,8 +76,7 @@ static const struct lab_compat_cover covers[] = {
      LAB_CC(12, 99),
      "2.6.24..5.15.x x86_64 (arch/x86, objtool from 4.6) with gcc 11/12; 2.6.26, 2.6.30, "
      "2.6.32.70, 2.6.39, 3.1, 3.10.99, 3.14, 4.1.15, 4.4.178, 4.19.48, 5.4.49, 5.10.89 and 5.15 "
-     "build and "
-     "boot"},
+     "build and boot"},
     {{LAB_KV_RC(5, 0, 0, 0), LAB_KV_RC(5, 16, 0, 0), I386},
      LAB_CC(11, 0),
      LAB_CC(12, 99),
@@ -444,7 +443,7 @@ static const struct lab_compat_fixup fixups[] = {
      "#define cpumask_of_cpu(cpu) (*lab_compat_cpumask_of_cpu(&(cpumask_t){ { 0 } }, (cpu)))\n",
      "cpumask_of_cpu() keeps its mask alive for the caller: 2.6.26 returned the address of a "
      "variable of a statement expression, dead once the macro ends (the value form of 2.6.0-2.6.25 "
-     "and get_cpu_mask() of 2.6.29 on do not match)",
+     "and get_cpu_mask() of 2.6.27 on do not match)",
      "gcc 5+ drops what is written to a dead object: tick_check_new_device() compiles to "
      "nothing, no clock event gets a handler, and 2.6.26 panics on its first timer interrupt "
      "(\"EIP is at 0x0\", called from timer_interrupt)"},
