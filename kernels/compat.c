@@ -60,8 +60,8 @@ static const struct lab_compat_cover covers[] = {
     {{LAB_KV_RC(2, 6, 24, 0), LAB_KV_RC(3, 0, 0, 0), I386},
      LAB_CC(11, 0),
      LAB_CC(12, 99),
-     "2.6.24..2.6.39 i386 (arch/x86) with gcc 11/12; 2.6.26, 2.6.28, 2.6.32.70, 2.6.34 and 2.6.39 "
-     "build and boot"},
+     "2.6.24..2.6.39 i386 (arch/x86) with gcc 11/12; 2.6.24, 2.6.26, 2.6.28, 2.6.29, 2.6.32.70, "
+     "2.6.34 and 2.6.39 build and boot"},
     {{LAB_KV_RC(3, 0, 0, 0), LAB_KV_RC(4, 0, 0, 0), I386},
      LAB_CC(11, 0),
      LAB_CC(12, 99),
@@ -69,14 +69,14 @@ static const struct lab_compat_cover covers[] = {
     {{LAB_KV_RC(4, 0, 0, 0), LAB_KV_RC(5, 0, 0, 0), I386},
      LAB_CC(11, 0),
      LAB_CC(12, 99),
-     "4.0..4.20 i386 (arch/x86) with gcc 11/12; 4.4.178, 4.9.229, 4.15 and 4.19.48 build and "
-     "boot"},
+     "4.0..4.20 i386 (arch/x86) with gcc 11/12; 4.4.178, 4.9.229, 4.15 and 4.19.48 build "
+     "and boot"},
     {{LAB_KV_RC(2, 6, 24, 0), LAB_KV_RC(5, 16, 0, 0), X64},
      LAB_CC(11, 0),
      LAB_CC(12, 99),
-     "2.6.24..5.15.x x86_64 (arch/x86, objtool from 4.6) with gcc 11/12; 2.6.26, 2.6.30, "
-     "2.6.32.70, 2.6.39, 3.1, 3.10.99, 3.14, 4.1.15, 4.4.178, 4.19.48, 5.4.49, 5.10.89 and 5.15 "
-     "build and boot"},
+     "2.6.24..5.15.x x86_64 (arch/x86, objtool from 4.6) with gcc 11/12; 2.6.26, 2.6.27, "
+     "2.6.30, 2.6.31, 2.6.32.70, 2.6.39, 3.1, 3.10.99, 3.14, 4.1.15, 4.4.178, 4.19.48, 5.4.49, "
+     "5.10.89 and 5.15 build and boot"},
     {{LAB_KV_RC(5, 0, 0, 0), LAB_KV_RC(5, 16, 0, 0), I386},
      LAB_CC(11, 0),
      LAB_CC(12, 99),
@@ -409,6 +409,16 @@ static const struct lab_compat_fixup fixups[] = {
      "3.4.113, 3.8; not in 2.6.20, gone by 3.10) is marked __init, as its definition is",
      "gcc 5+: \"'osi_setup_entries' causes a section type conflict with 'acpi_os_initialize'\" "
      "(the data of .init.data and a function declared to live there)"},
+    {"fastcall-default",
+     {LAB_KV_RC(2, 6, 20, 0), LAB_KV_RC(2, 6, 25, 0), I386},
+     "include/asm-i386/linkage.h include/asm-x86/linkage_32.h",
+     LAB_COMPAT_REGEX,
+     "#define (fastcall|FASTCALL\\(x\\)[ \t]+x)[ \t]+__attribute__\\(\\(regparm\\(3\\)\\)\\)\n",
+     "#define \\1 /* lab compat: regparm(3) is the i386 default (-mregparm=3) */\n",
+     "fastcall and FASTCALL() say nothing on i386 from 2.6.20, where the arch Makefile builds "
+     "every function with -mregparm=3 (the calling convention is the same; 2.6.25 removed them)",
+     "gcc 5+: \"conflicting types for 'do_IRQ'\" between irq_32.c's fastcall definition and "
+     "irq_32.h's plain declaration (2.6.24)"},
     {"asmregparm-default",
      {LAB_KV_RC(2, 6, 24, 0), LAB_KV_RC(3, 1, 0, 0), I386},
      "include/asm-x86/linkage.h arch/x86/include/asm/linkage.h",
@@ -458,12 +468,13 @@ static const struct lab_compat_fixup fixups[] = {
      "binutils 2.36+ (Debian 12: 2.40) writes no .symtab for an object whose only symbols are "
      "unused section symbols: \"objtool: arch/x86/entry/thunk_64.o: missing symbol table\""},
     {"vsyscall-ld-m-late",
-     {RI386L, I386},
-     "arch/i386/kernel/Makefile",
+     {LAB_KV_RC(2, 6, 13, 0), LAB_KV_RC(2, 6, 25, 0), I386},
+     "arch/i386/kernel/Makefile arch/x86/kernel/Makefile_32",
      LAB_COMPAT_REGEX,
      "\\$\\(CC\\) -m elf_i386",
      "$(CC) -Wl,-m,elf_i386",
-     "the vsyscall DSO link passes the emulation through the gcc driver",
+     "the vsyscall DSO link passes the emulation through the gcc driver (arch/i386, and "
+     "arch/x86's Makefile_32 in 2.6.24)",
      "gcc 12 takes -m elf_i386 as a machine option: \"unrecognized command-line option\""},
     {"vdso-ld-m",
      {LAB_KV_RC(2, 6, 24, 0), LAB_KV_RC(3, 8, 0, 0), ANY},
@@ -755,6 +766,10 @@ static const struct lab_compat_verified verified[] = {
     {"2.6.16", "i686", "gcc 12.2", "2026-12-05",
      "built in 142 s, no change to the lab; IO smoke test passes (41.6 MB/s, hda on drivers/ide "
      "in mwdma2, boot-to-agent 2.1 s)"},
+    {"2.6.24", "i686", "gcc 12.2", "2026-12-05",
+     "mainline v2.6.24, built in 125 s with lab-2.6.21.config and fastcall-default found on it "
+     "(vsyscall-ld-m-late now reaching arch/x86's Makefile_32); IO smoke test passes (71.6 MB/s, "
+     "sda on libata in mwdma2, boot-to-agent 1.3 s)"},
     {"2.6.26", "i686", "gcc 12.2", "2026-12-05",
      "built in 134 s with lab-2.6.21.config and vdso-ld-m, asm-only-callees, initdata-prototype "
      "and cpumask-of-cpu-dangling found on it (it panicked on its first timer interrupt "
@@ -762,13 +777,22 @@ static const struct lab_compat_verified verified[] = {
     {"2.6.26", "x86_64", "gcc 12.2", "2026-12-05",
      "built in 132 s with lab-2.6.21.config and the i686 rows, x86_64-end-symbol now reaching "
      "arch/x86; IO smoke test passes (134.1 MB/s, sda on libata in mwdma2, boot-to-agent 1.9 s)"},
+    {"2.6.27", "x86_64", "gcc 12.2", "2026-12-05",
+     "mainline v2.6.27, built in 154 s with lab-2.6.21.config, no change to the lab; IO smoke "
+     "test passes (123.3 MB/s, sda on libata in mwdma2, boot-to-agent 2.2 s)"},
     {"2.6.28", "i686", "gcc 12.2", "2026-12-05",
      "mainline v2.6.28, built in 175 s with lab-2.6.21.config, no change to the lab (the rules "
      "found on 2.6.26 and 2.6.34 changed 9 files); IO smoke test passes (61.9 MB/s, sda on "
      "libata in mwdma2, boot-to-agent 1.2 s)"},
+    {"2.6.29", "i686", "gcc 12.2", "2026-12-05",
+     "mainline v2.6.29, built in 184 s with lab-2.6.21.config, no change to the lab; IO smoke "
+     "test passes (69.6 MB/s, sda on libata in mwdma2, boot-to-agent 1.1 s)"},
     {"2.6.30", "x86_64", "gcc 12.2", "2026-12-05",
      "mainline v2.6.30, built in 174 s with lab-2.6.21.config, no change to the lab; IO smoke "
      "test passes (123.6 MB/s, sda on libata in mwdma2, boot-to-agent 1.7 s)"},
+    {"2.6.31", "x86_64", "gcc 12.2", "2026-12-05",
+     "mainline v2.6.31, built in 163 s with lab-2.6.21.config, no change to the lab; IO smoke "
+     "test passes (127.9 MB/s, sda on libata in mwdma2, boot-to-agent 1.5 s)"},
     {"2.6.34", "i686", "gcc 12.2", "2026-12-05",
      "built in 203 s with lab-2.6.21.config and asmregparm-default found on it; IO smoke test "
      "passes (74.0 MB/s, sda on libata in mwdma2, boot-to-agent 1.1 s)"},

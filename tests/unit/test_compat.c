@@ -419,6 +419,24 @@ static void test_regex_rows(void **state)
     assert_true(applies("vdso-ld-m", "2.6.26", LAB_COMPAT_I386));
     assert_true(applies("vdso-ld-m", "2.6.34", LAB_COMPAT_X86_64));
     assert_false(applies("vdso-ld-m", "2.6.23", LAB_COMPAT_I386));
+    /* 2.6.24's linkage_32.h: fastcall and FASTCALL() are the -mregparm=3 default */
+    out = run("fastcall-default",
+              "#define asmlinkage CPP_ASMLINKAGE __attribute__((regparm(0)))\n"
+              "#define FASTCALL(x)\tx __attribute__((regparm(3)))\n"
+              "#define fastcall\t__attribute__((regparm(3)))\n\n",
+              &n);
+    assert_int_equal(n, 2);
+    assert_null(strstr(out, "regparm(3)))"));
+    assert_non_null(strstr(out, "\n#define FASTCALL(x)\tx /* lab compat"));
+    assert_non_null(strstr(out, "\n#define fastcall /* lab compat"));
+    assert_non_null(strstr(out, "__attribute__((regparm(0)))\n"));
+    assert_second_pass_idle("fastcall-default", out);
+    free(out);
+    assert_true(applies("fastcall-default", "2.6.24", LAB_COMPAT_I386));
+    assert_true(applies("fastcall-default", "2.6.20", LAB_COMPAT_I386));
+    assert_false(applies("fastcall-default", "2.6.19", LAB_COMPAT_I386));
+    assert_false(applies("fastcall-default", "2.6.24", LAB_COMPAT_X86_64));
+    assert_true(applies("vsyscall-ld-m-late", "2.6.24", LAB_COMPAT_I386));
     /* 2.6.34's linkage.h: asmregparm is the -mregparm=3 default on i386 */
     out =
         run("asmregparm-default",
