@@ -683,7 +683,8 @@ static const struct lab_compat_verified verified[] = {
      "built in 127 s; IO smoke test passes (53.2 MB/s, hda in udma5)"},
     {"2.6.20", "i686", "gcc 12.2", "2026-12-02",
      "built in 130 s (tests/boot/era-2.6.20.sh); IO smoke test passes (hda, drivers/ide); "
-     "seqread on ide and sata"},
+     "seqread on ide and sata; again 2026-12-05 with fastcall-default in its range: 137 s, "
+     "69.1 MB/s, boot-to-agent 1.3 s"},
     {"2.6.32.70", "i686", "gcc 12.2", "2026-12-02",
      "built in 245 s with lab-2.6.21.config; IO smoke test passes (44.6 MB/s, sda on libata "
      "ata_piix in mwdma2, boot-to-agent 1.3 s)"},
