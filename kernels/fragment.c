@@ -43,15 +43,25 @@ static int tree_knows(const char *options, const char *opt)
     return yes;
 }
 
-/* Lines of one fragment that serves both x86 arches but only holds on
- * x86_64: ARCH=i386 forces them off, as it should. */
-static int x86_64_only(const char *opt)
+static int in_list(const char *opt, const char *const *opts, size_t n)
 {
-    static const char *const opts[] = {"64BIT"};
-    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
+    for (size_t i = 0; i < n; i++)
         if (strcmp(opt, opts[i]) == 0)
             return 1;
     return 0;
+}
+
+/* Lines of one fragment that serves both x86 arches but only hold on one:
+ * the other arch's Kconfig forces them off, as it should. 64BIT is
+ * x86_64's; the CPU choice and the PCI BIOS access of 2.4's and 2.6's
+ * fragments are i386's (x86_64 has neither). */
+static int other_arch_only(const char *opt, int i386)
+{
+    static const char *const x86_64_opts[] = {"64BIT"};
+    static const char *const i386_opts[] = {"M686", "PCI_GOANY", "PCI_BIOS"};
+    if (i386)
+        return in_list(opt, x86_64_opts, sizeof x86_64_opts / sizeof x86_64_opts[0]);
+    return in_list(opt, i386_opts, sizeof i386_opts / sizeof i386_opts[0]);
 }
 
 /* Every =y line of the lab's fragment should be in the final .config: an
@@ -75,7 +85,7 @@ void lab_build_check_fragment(const char *fragment, const char *config_path, con
                 char *opt = lab_asprintf("%.*s", (int)(n - 9), l + 7);
                 if (!options && srcdir)
                     options = tree_options(srcdir);
-                if (i386 && x86_64_only(opt)) {
+                if (other_arch_only(opt, i386)) {
                     /* expected */
                 } else if (tree_knows(options, opt)) {
                     lab_warn("the built config lacks %.*s (a dependency is off)", (int)n, l);
