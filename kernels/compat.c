@@ -30,6 +30,7 @@
 #define RI386L  LAB_KV_RC(2, 6, 13, 0), LAB_KV_RC(2, 6, 24, 0) /* arch/i386 after 2.6.12 */
 #define RI386H  LAB_KV_RC(2, 4, 0, 0), LAB_KV_RC(2, 6, 24, 0)  /* include/asm-i386 */
 #define RX64    LAB_KV_RC(2, 6, 0, 0), LAB_KV_RC(2, 6, 24, 0)  /* arch/x86_64, include/asm-x86_64 */
+#define RX64ALL LAB_KV_RC(2, 4, 0, 0), LAB_KV_RC(2, 6, 24, 0)  /* the same, with 2.4's */
 #define I386    LAB_COMPAT_I386
 #define X64     LAB_COMPAT_X86_64
 #define ANY     LAB_COMPAT_ANY
@@ -46,6 +47,12 @@ static const struct lab_compat_cover covers[] = {
      LAB_CC(11, 0),
      LAB_CC(12, 99),
      "2.4.x i386 with gcc 11/12; 2.4.0, 2.4.15, 2.4.16, 2.4.20 and 2.4.22 build and boot"},
+    /* 2.4.22 from ../shared/kernels gave the x86_64 rows of 2.4 (tss-extern-order-64 to
+     * boot-build-includes-24, and setup-header-2.02-pad on its setup.S). */
+    {{LAB_KV_RC(2, 4, 20, 0), LAB_KV_RC(2, 5, 0, 0), X64},
+     LAB_CC(11, 0),
+     LAB_CC(12, 99),
+     "2.4.20..2.4.x x86_64 (arch/x86_64) with gcc 11/12; 2.4.22, 2.4.26 and 2.4.31 build and boot"},
     {{R26, I386}, LAB_CC(11, 0), LAB_CC(12, 99), "2.6.0..2.6.12.x i386 with gcc 11/12"},
     {{R26, X64}, LAB_CC(11, 0), LAB_CC(12, 99), "2.6.0..2.6.12.x x86_64 with gcc 11/12"},
     {{LAB_KV_RC(2, 6, 13, 0), LAB_KV_RC(2, 6, 24, 0), X64},
@@ -87,9 +94,9 @@ static const struct lab_compat_cover covers[] = {
  * no coverage row takes, on either arch (5.16 on: gcc 12 natively). A
  * version no row names would be a gap; test_compat.c walks them all. */
 static const struct lab_compat_refusal refusals[] = {
-    {{R24, X64},
-     "2.4 on x86_64 is not covered: the layer's 2.4 rules and fragment are i386 only (build "
-     "with --arch i686)"},
+    {{LAB_KV_RC(2, 4, 0, 0), LAB_KV_RC(2, 4, 20, 0), X64},
+     "2.4 has no arch/x86_64 before the 2.4.20 cycle (2.4.19's tree has none): build with --arch "
+     "i686"},
     {{LAB_KV_RC(2, 5, 0, 0), LAB_KV_RC(2, 6, 0, 0), ANY},
      "2.5.x is the development series between 2.4 and 2.6: no tree of it was built here, and "
      "its code is neither 2.4's nor 2.6's"},
@@ -137,6 +144,12 @@ static const struct lab_compat_flag flags[] = {
      LAB_COMPAT_CFLAGS,
      "-fno-tree-vectorize",
      "gcc 12 vectorizes at -O2 (SSE in the kernel on i686, unaligned stores in old code)"},
+    {{RALL, X64},
+     LAB_COMPAT_CFLAGS,
+     "-mno-sse -mno-mmx -mno-sse2 -mno-3dnow",
+     "arch/x86_64/Makefile gained these in 2.6.11; before, gcc 12 copies structures through "
+     "%xmm with movaps to an unaligned stack slot: 2.6.9's acpi_ps_parse_loop takes a general "
+     "protection fault at boot (trees that pass them already get them twice)"},
     {{R24, ANY},
      LAB_COMPAT_CFLAGS,
      "-fno-builtin",
@@ -219,7 +232,7 @@ static const struct lab_compat_fixup fixups[] = {
      "gcc 4+ takes \"=m\" as write-only and drops earlier stores to the word: a SILENT "
      "miscompilation (2.6.9: kernel BUG at mm/page_alloc.c:206)"},
     {"segreg-asm-64",
-     {RX64, X64},
+     {RX64ALL, X64},
      SEG_FILES_64,
      LAB_COMPAT_ASM_SEGREG,
      NULL,
@@ -227,7 +240,7 @@ static const struct lab_compat_fixup fixups[] = {
      "the same segment-register rewrite for x86_64 (2.6 x86_64 mostly uses \"=r\" already)",
      GAS_SEG},
     {"rmw-asm-64",
-     {RX64, X64},
+     {RX64ALL, X64},
      RMW_FILES_64,
      LAB_COMPAT_ASM_RMW,
      NULL,
@@ -260,6 +273,15 @@ static const struct lab_compat_fixup fixups[] = {
      "\nhostprogs-y([ \t]*):= tools/build\n",
      "\nhostprogs-y\\1:= tools/build\nHOSTCFLAGS_build.o := $(LINUXINCLUDE) # lab compat\n",
      "tools/build compiles against the kernel's asm/boot.h, as arch/i386/boot/Makefile does",
+     "Debian 12's /usr/include/asm/boot.h has no DEF_SYSSIZE: \"'DEF_SYSSIZE' undeclared\""},
+    {"boot-build-includes-24",
+     {R24, X64},
+     "arch/x86_64/boot/Makefile",
+     LAB_COMPAT_REGEX,
+     "\n(tools/build: tools/build\\.c\n\t\\$\\(HOSTCC\\) \\$\\(HOSTCFLAGS\\) -o \\$@ \\$<)\n",
+     "\n\\1 -I$(TOPDIR)/include # lab compat\n",
+     "2.4's tools/build compiles against the kernel's asm/boot.h, as 2.4's "
+     "arch/i386/boot/Makefile does",
      "Debian 12's /usr/include/asm/boot.h has no DEF_SYSSIZE: \"'DEF_SYSSIZE' undeclared\""},
     {"compiler-gcc4",
      {R26, ANY},
@@ -302,6 +324,61 @@ static const struct lab_compat_fixup fixups[] = {
      "\\1extern struct tss_struct init_tss[NR_CPUS]; /* lab compat: below the struct */\n",
      "the init_tss[] extern moves below the packed struct tss_struct (2.6.8; gone by 2.6.9)",
      "gcc 4+: \"array type has incomplete element type 'struct tss_struct'\""},
+    {"tss-extern-order-64",
+     {R24, X64},
+     "include/asm-x86_64/processor.h",
+     LAB_COMPAT_REGEX,
+     "extern struct tss_struct init_tss\\[NR_CPUS\\];\n(.*\nstruct tss_struct \\{[^}]*\\} "
+     "__attribute__\\(\\(packed\\)\\)[^;]*;\n)",
+     "\\1extern struct tss_struct init_tss[NR_CPUS]; /* lab compat: below the struct */\n",
+     "the init_tss[] extern moves below the packed struct tss_struct, as tss-extern-order does "
+     "on i386",
+     "gcc 4+: \"array type has incomplete element type 'struct tss_struct'\""},
+    {"switch-to-label-64",
+     {R24, X64},
+     "include/asm-x86_64/system.h",
+     LAB_COMPAT_REGEX,
+     "\"leaq thread_return\\(%%rip\\),%%rax\\\\n\\\\t\"(.*)\"\\.globl thread_return\\\\n\"([ "
+     "\t]*\\\\\n[ "
+     "\t]*)\"thread_return:",
+     "\"leaq thread_return%=(%%rip),%%rax\\n\\t\"\\1\"/* lab compat */\"\\2\"thread_return%=:",
+     "switch_to's resume label is numbered per asm statement (%=) instead of one global "
+     "thread_return: each copy saves its own label as the task's resume address, and nothing "
+     "outside the asm names it",
+     "gcc 4+ duplicates schedule()'s switch_to asm: \"symbol `thread_return' is already "
+     "defined\" (kernel/sched.c, 2.4.22 x86_64)"},
+    {"clflush-rvalue-64",
+     {R24, X64},
+     "arch/x86_64/mm/pageattr.c",
+     LAB_COMPAT_REGEX,
+     "\"clflush %0\" :: \"m\" \\(address \\+ i\\)\\)",
+     "\"clflush %0\" :: \"m\" (*(char *)(address + i))) /* lab compat */",
+     "clflush's operand is the byte at address + i, not a temporary holding the sum (the loop "
+     "is dead code, under if (0 && ...))",
+     "gcc 4+: \"memory input 0 is not directly addressable\" for an rvalue \"m\" operand"},
+    {"asm-constraint-space",
+     {R24, X64},
+     "arch/x86_64/lib/usercopy.c",
+     LAB_COMPAT_REGEX,
+     "\"\\[([a-z0-9_]+)\\] \"[ \t]*\\(",
+     "\"[\\1]\"(",
+     "a named matching constraint loses its trailing space: \"[dst] \" becomes \"[dst]\"",
+     "gcc 4+: \"invalid punctuation ' ' in constraint\""},
+    {"init-task-union-align",
+     {RALL, X64},
+     "arch/x86_64/kernel/init_task.c",
+     LAB_COMPAT_REGEX,
+     "(\nunion [a-z_]+ init_[a-z_]*union[ \t]*\n?[ "
+     "\t]*__attribute__\\(\\(__section__\\(\"\\.data\\."
+     "init_task\"\\))\\)\\)",
+     "\\1, __aligned__(THREAD_SIZE))) /* lab compat: aligned whatever comes first */",
+     "the first task's stack union is aligned to THREAD_SIZE itself instead of by being the first "
+     "object of .data.init_task (boot_vmalloc_pgt, 4 KiB aligned, shares the section in 2.4 and "
+     "2.6.0-2.6.10)",
+     "gcc 4+ emits a unit's variables in another order: boot_vmalloc_pgt comes first, the union "
+     "lands 4 KiB off an 8 KiB boundary, the boot CPU's kernelstack points at the wrong "
+     "thread_info, and 2.6.9 x86_64 never leaves its idle loop (\"many lost ticks ... rip "
+     "default_idle\", init never runs)"},
     {"block-scope-static-fn",
      {LAB_KV_RC(2, 6, 0, 0), LAB_KV_RC(2, 6, 9, 0), ANY},
      "mm/prio_tree.c",
@@ -591,8 +668,8 @@ static const struct lab_compat_fixup fixups[] = {
      "binutils 2.1x+ ld: \"`.text.exit' referenced in section `.data' ...: defined in discarded "
      "section `.text.exit'\" (old ld left the dangling reference)"},
     {"setup-header-2.02-pad",
-     {R24, I386},
-     "arch/i386/boot/setup.S",
+     {R24, ANY},
+     "arch/i386/boot/setup.S arch/x86_64/boot/setup.S",
      LAB_COMPAT_REGEX,
      "(\ncmd_line_ptr:[ \t]*\\.long 0[^\n]*\n([ \t]*(#[^\n]*)?\n)*)trampoline:",
      "\\1\t\t.long 0\t\t\t# lab compat: the 2.03 initrd_addr_max slot, see kernels/compat.c\n"
@@ -661,10 +738,22 @@ static const struct lab_compat_verified verified[] = {
     {"2.6.12-rc2", "i686", "gcc 11.3", "2026-12-01", "built in 66 s; IO smoke test passes"},
     {"2.6.12-rc2", "x86_64", "gcc 12.2", "2026-12-01",
      "built in 91 s; boots on qemu pc-i440fx-7.0 only (pc: \"Cannot find space for the kernel "
-     "page tables\"); IO smoke test passes on the lab's pinned machine"},
-    {"2.6.9", "x86_64", "gcc 12.2", "2026-12-01",
-     "builds; does NOT boot: hangs after \"warning: many lost ticks ... rip default_idle\" "
-     "(pc-i440fx-7.0)"},
+     "page tables\"); IO smoke test passes on the lab's pinned machine; again 2026-12-05 with "
+     "init-task-union-align and -mno-sse: 98 s, 124.5 MB/s on hda in mwdma2, boot-to-agent 2.9 s"},
+    {"2.6.11", "x86_64", "gcc 12.2", "2026-12-05",
+     "built in 97 s with init-task-union-align and -mno-sse (it had passed without them: its "
+     "Makefile passes -mno-sse and nothing shares its init_task section); IO smoke test passes "
+     "(114.6 MB/s, hda on drivers/ide in mwdma2, boot-to-agent 2.8 s)"},
+    {"2.4.22", "x86_64", "gcc 12.2", "2026-12-05",
+     "built in 63 s with the x86_64 rows of 2.4 found on it (tss-extern-order-64, "
+     "switch-to-label-64, clflush-rvalue-64, asm-constraint-space, boot-build-includes-24; "
+     "segreg-asm-64 and rmw-asm-64 from 2.4; setup-header-2.02-pad on its setup.S, without which "
+     "it hung before its console); IO smoke test passes (115.5 MB/s, hda on drivers/ide in udma5, "
+     "boot-to-agent 2.9 s)"},
+    {"2.6.9", "x86_64", "gcc 12.2", "2026-12-05",
+     "built in 92 s with init-task-union-align and -mno-sse found on it (it had hung in its idle "
+     "loop since 2026-12-01: init never ran); IO smoke test passes (84.1 MB/s, hda on "
+     "drivers/ide in mwdma2, boot-to-agent 2.9 s)"},
     /* Trees from elsewhere (sources and sha256 in docs/era-kernels.md). */
     {"2.4.20", "i686", "gcc 12.2", "2026-12-04",
      "built in 20 s (no ccache) with the rows 2.4.0 and 2.4.16 added; IO smoke test passes "
@@ -757,6 +846,13 @@ static const struct lab_compat_verified verified[] = {
      "libata ata_piix in mwdma2, boot-to-agent 1.9 s)"},
     /* Trees of other versions, built 2026-12-05 to check the rules hold for
      * the class (docs/era-kernels.md names each tree and its sha256). */
+    {"2.4.26", "x86_64", "gcc 12.2", "2026-12-05",
+     "Linus's 2.4 history, tag 2.4.26; built in 67 s with the x86_64 rows of 2.4 found on 2.4.22, "
+     "no change to the lab; IO smoke test passes (118.6 MB/s, hda on drivers/ide in udma5, "
+     "boot-to-agent 3.3 s)"},
+    {"2.4.31", "x86_64", "gcc 12.2", "2026-12-05",
+     "Linus's 2.4 history, tag 2.4.31; built in 73 s, no change to the lab; IO smoke test passes "
+     "(110.2 MB/s, hda on drivers/ide in mwdma2, boot-to-agent 3.4 s)"},
     {"2.4.15", "i686", "gcc 12.2", "2026-12-05",
      "built in 64 s, no change to the lab; IO smoke test passes (46.5 MB/s, hda on drivers/ide "
      "in mwdma2, boot-to-agent 1.6 s)"},

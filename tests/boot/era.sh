@@ -68,6 +68,23 @@ for v in 2.4.22 2.6.9; do
     check "$v: it carries no agent parameter" bash -c "! grep -q 'lab\\.' <<<'$cmdline'"
 done
 
+# The same trees on x86_64, where the era's own code differs: 2.4.22's
+# arch/x86_64 (in 2.4 from 2.4.20) and 2.6.9's, which without
+# init-task-union-align and -mno-sse hung in its idle loop or faulted in
+# ACPI. A build counts once the smoke test has booted it and read every word.
+for v in 2.4.22 2.6.9; do
+    tarball=$srcs/linux-$v.tar.xz
+    [ -r "$tarball" ] || continue
+    name=lab-$v-x86_64
+    "$lab" kernels build "$tarball" --arch x86_64 --name "$name" >"$tmp/build64" 2>&1
+    rc=$?
+    tail -3 "$tmp/build64"
+    check "linux $v x86_64 builds through the layer (exit $rc)" test $rc -eq 0
+    check "linux $v x86_64 passed the IO smoke test" \
+        grep -q "passed the IO smoke test" "$tmp/build64"
+    check "its kernel.conf says x86_64" grep -qx 'arch=x86_64' "$home/kernels/user/$name/kernel.conf"
+done
+
 # The cache drop and the scheduler, each by its era's means.
 if "$lab" kernels show lab-2.4.22 >/dev/null 2>&1; then
     "$lab" run --boots 1 --kernels lab-2.4.22 --experiment seqread --bus ide --set file_size=32M \

@@ -72,10 +72,15 @@ static void test_coverage(void **state)
     const char *no[] = {"2.2.26", "2.5.75", "5.16", "6.1"};
     for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
         assert_null(lab_compat_covers(kv(no[i]), I));
-    /* x86_64: 2.6 only (2.4 x86_64 is not covered) */
+    /* x86_64: 2.6, and 2.4 from 2.4.20, where arch/x86_64 joined it */
     assert_non_null(lab_compat_covers(kv("2.6.12-rc2"), X));
     assert_non_null(lab_compat_covers(kv("2.6.0"), X));
-    assert_null(lab_compat_covers(kv("2.4.22"), X));
+    assert_non_null(lab_compat_covers(kv("2.4.22"), X));
+    assert_non_null(lab_compat_covers(kv("2.4.20"), X));
+    assert_non_null(lab_compat_covers(kv("2.4.37.11"), X));
+    assert_null(lab_compat_covers(kv("2.4.19"), X));
+    assert_non_null(lab_compat_refuses(kv("2.4.19"), X));
+    assert_null(lab_compat_refuses(kv("2.4.19"), I));
     assert_non_null(lab_compat_covers(kv("2.6.13"), I));
     assert_non_null(lab_compat_covers(kv("2.6.20"), I));
     /* 2.6.13 to 5.15 on both: arch/x86_64 to 2.6.23, arch/x86 from 2.6.24 */
@@ -109,6 +114,18 @@ static void test_which_fixups(void **state)
     assert_true(applies("rmw-asm-64", "2.6.12-rc2", LAB_COMPAT_X86_64));
     assert_false(applies("rmw-asm-64", "2.6.12-rc2", I));
     assert_true(applies("gas-macro-redefined", "2.6.9", LAB_COMPAT_X86_64));
+    /* 2.4's include/asm-x86_64 has the same asm as 2.6.0's */
+    assert_true(applies("rmw-asm-64", "2.4.22", LAB_COMPAT_X86_64));
+    assert_true(applies("segreg-asm-64", "2.4.26", LAB_COMPAT_X86_64));
+    assert_false(applies("segreg-asm-64", "2.4.22", I));
+    /* 2.4 x86_64 rows, and the i386 setup header pad on x86_64's setup.S */
+    const char *rows24x64[] = {"tss-extern-order-64",    "switch-to-label-64",
+                               "clflush-rvalue-64",      "asm-constraint-space",
+                               "boot-build-includes-24", "setup-header-2.02-pad"};
+    for (size_t i = 0; i < sizeof rows24x64 / sizeof rows24x64[0]; i++) {
+        assert_true(applies(rows24x64[i], "2.4.22", LAB_COMPAT_X86_64));
+        assert_false(applies(rows24x64[i], "2.6.9", LAB_COMPAT_X86_64));
+    }
     assert_true(applies("rmw-asm", "2.6.0", I));
     /* 2.4-only rows */
     assert_true(applies("initcall-used", "2.4.20", I));
@@ -168,8 +185,16 @@ static void test_flags(void **state)
     lab_compat_vars_for(kv("2.6.9"), LAB_COMPAT_X86_64, &v);
     assert_null(strstr(v.cflags, "-m32"));
     assert_non_null(strstr(v.cflags, "-fno-pie"));
+    assert_non_null(strstr(v.cflags, "-mno-sse -mno-mmx -mno-sse2 -mno-3dnow"));
     assert_string_equal(v.as, "");
     assert_string_equal(v.ld, "");
+    lab_compat_vars_free(&v);
+    /* no SSE off on i386 (the i386 Makefiles never let gcc use it) nor in arch/x86 */
+    lab_compat_vars_for(kv("2.6.9"), LAB_COMPAT_I386, &v);
+    assert_null(strstr(v.cflags, "-mno-sse"));
+    lab_compat_vars_free(&v);
+    lab_compat_vars_for(kv("2.6.24"), LAB_COMPAT_X86_64, &v);
+    assert_null(strstr(v.cflags, "-mno-sse"));
     lab_compat_vars_free(&v);
     /* objtool's host build (x86_64 only, from 4.6) keeps gcc 12's use-after-free a warning */
     static const struct {
@@ -503,6 +528,91 @@ static void test_regex_rows(void **state)
     free(out);
     assert_true(applies("cpumask-of-cpu-dangling", "2.6.26", LAB_COMPAT_I386));
     assert_false(applies("cpumask-of-cpu-dangling", "2.6.32.70", LAB_COMPAT_I386));
+    /* the first task's stack union, 2.6.9's and 2.4.22's spelling, aligned by itself */
+    static const char init26[] = "\nunion thread_union init_thread_union \n"
+                                 "\t__attribute__((__section__(\".data.init_task\"))) =\n"
+                                 "\t\t{ INIT_THREAD_INFO(init_task) };\n";
+    static const char init24[] = "\nunion task_union init_task_union \n"
+                                 "\t__attribute__((__section__(\".data.init_task\"))) =\n"
+                                 "\t\t{ INIT_TASK(init_task_union.task) };\n";
+    const char *inits[] = {init26, init24};
+    for (size_t i = 0; i < 2; i++) {
+        out = run("init-task-union-align", inits[i], &n);
+        assert_int_equal(n, 1);
+        assert_non_null(strstr(
+            out, "__attribute__((__section__(\".data.init_task\"), __aligned__(THREAD_SIZE)))"));
+        assert_non_null(strstr(out, "*/ =\n"));
+        assert_second_pass_idle("init-task-union-align", out);
+        free(out);
+    }
+    /* 2.4.22 x86_64: switch_to's one global resume label becomes one per asm copy */
+    static const char sw24[] = "\t\t     \"movq %3,%%rsp\\n\\t\"\t/* restore RSP */\t\\\n"
+                               "\t\t     \"leaq thread_return(%%rip),%%rax\\n\\t\"\t\t\\\n"
+                               "\t\t     \"movq %%rax,%1\\n\\t\"\t/* save RIP */\t\t\\\n"
+                               "\t\t     \"jmp __switch_to\\n\\t\"\t\t\t\t\\\n"
+                               "\t\t     \".globl thread_return\\n\"\t\t\t\t\\\n"
+                               "\t\t     \"thread_return:\\n\\t\"\t\t\t\t\\\n"
+                               "\t\t     RESTORE_CONTEXT\t\t\t\t\t\\\n";
+    out = run("switch-to-label-64", sw24, &n);
+    assert_int_equal(n, 1);
+    assert_null(strstr(out, "thread_return("));
+    assert_null(strstr(out, ".globl"));
+    assert_non_null(strstr(out, "\"leaq thread_return%=(%%rip),%%rax\\n\\t\""));
+    assert_non_null(strstr(out, "\"thread_return%=:\\n\\t\""));
+    assert_non_null(strstr(out, "\"jmp __switch_to\\n\\t\""));
+    assert_second_pass_idle("switch-to-label-64", out);
+    free(out);
+    /* 2.6's switch_to calls __switch_to and returns to a global thread_return that
+     * ret_from_fork's path names: not this row's (and not in its range) */
+    out = run("switch-to-label-64",
+              "\t\t     \"call __switch_to\\n\\t\"\t\\\n\t\t     \".globl thread_return\\n\"\t\\\n"
+              "\t\t     \"thread_return:\\n\\t\"\t\\\n",
+              &n);
+    assert_int_equal(n, 0);
+    free(out);
+    out = run("tss-extern-order-64",
+              "extern struct tss_struct init_tss[NR_CPUS];\nint x;\nstruct tss_struct {\n"
+              "\tu32 reserved1;\n\tu64 rsp0;\n} __attribute__((packed)) ____cacheline_aligned;\n"
+              "int y;\n",
+              &n);
+    assert_int_equal(n, 1);
+    assert_string_equal(out, "int x;\nstruct tss_struct {\n\tu32 reserved1;\n\tu64 rsp0;\n"
+                             "} __attribute__((packed)) ____cacheline_aligned;\n"
+                             "extern struct tss_struct init_tss[NR_CPUS]; /* lab compat: below the "
+                             "struct */\nint y;\n");
+    free(out);
+    out = run("clflush-rvalue-64", "\t\t\tasm volatile(\"clflush %0\" :: \"m\" (address + i)); \n",
+              &n);
+    assert_int_equal(n, 1);
+    assert_non_null(strstr(out, "\"m\" (*(char *)(address + i))) /* lab compat */;"));
+    assert_second_pass_idle("clflush-rvalue-64", out);
+    free(out);
+    out = run("asm-constraint-space",
+              "\t\t: [size8] \"=c\"(size), [dst] \"=&D\" (__d0)\n"
+              "\t\t: [size1] \"r\"(size & 7), \"[size8]\" (size / 8), \"[dst] \"(addr),\n",
+              &n);
+    assert_int_equal(n, 1);
+    assert_non_null(strstr(out, "\"[size8]\" (size / 8), \"[dst]\"(addr),"));
+    assert_non_null(strstr(out, "[dst] \"=&D\" (__d0)")); /* an output's name is no constraint */
+    assert_second_pass_idle("asm-constraint-space", out);
+    free(out);
+    out = run("boot-build-includes-24",
+              "\ntools/build: tools/build.c\n\t$(HOSTCC) $(HOSTCFLAGS) -o $@ $<\n\nbootsect:", &n);
+    assert_int_equal(n, 1);
+    assert_non_null(strstr(out, "$< -I$(TOPDIR)/include # lab compat\n\nbootsect:"));
+    assert_second_pass_idle("boot-build-includes-24", out);
+    free(out);
+    /* the ALIGN_TO_4K page table of the same section is not the union */
+    out = run("init-task-union-align",
+              "\n#define ALIGN_TO_4K __attribute__((section(\".data.init_task\")))\n"
+              "pgd_t boot_vmalloc_pgt[512]  ALIGN_TO_4K;\n",
+              &n);
+    assert_int_equal(n, 0);
+    free(out);
+    assert_true(applies("init-task-union-align", "2.6.9", LAB_COMPAT_X86_64));
+    assert_true(applies("init-task-union-align", "2.4.22", LAB_COMPAT_X86_64));
+    assert_false(applies("init-task-union-align", "2.6.9", LAB_COMPAT_I386));
+    assert_false(applies("init-task-union-align", "2.6.20", LAB_COMPAT_X86_64));
     /* the string copy's END() in arch/x86_64 (2.6.20) and arch/x86 (2.6.26) */
     assert_true(applies("x86_64-end-symbol", "2.6.20", LAB_COMPAT_X86_64));
     assert_true(applies("x86_64-end-symbol", "2.6.26", LAB_COMPAT_X86_64));
@@ -775,9 +885,10 @@ static void test_toolchain_decision(void **state)
     /* refused with today's message: outside the layer's versions, arches
      * or compilers */
     assert_int_equal(lab_toolchain_decide(kv("2.6.32"), "x86_64", &g12, 0, msg, sizeof msg), 2);
-    assert_int_equal(lab_toolchain_decide(kv("2.4.20"), "x86_64", &g12, 0, msg, sizeof msg), 0);
-    assert_non_null(strstr(msg, "linux 2.4.20 needs gcc"));
-    assert_non_null(strstr(msg, "The era compat layer: 2.4 on x86_64 is not covered"));
+    assert_int_equal(lab_toolchain_decide(kv("2.4.19"), "x86_64", &g12, 0, msg, sizeof msg), 0);
+    assert_non_null(strstr(msg, "linux 2.4.19 needs gcc"));
+    assert_non_null(strstr(msg, "The era compat layer: 2.4 has no arch/x86_64 before"));
+    assert_int_equal(lab_toolchain_decide(kv("2.4.20"), "x86_64", &g12, 0, msg, sizeof msg), 2);
     assert_int_equal(lab_toolchain_decide(kv("4.19"), "x86_64", &g12, 0, msg, sizeof msg), 2);
     assert_int_equal(lab_toolchain_decide(kv("5.4"), "x86_64", &g12, 0, msg, sizeof msg), 2);
     assert_int_equal(lab_toolchain_decide(kv("5.10.89"), "x86_64", &g12, 0, msg, sizeof msg), 2);
@@ -785,8 +896,9 @@ static void test_toolchain_decision(void **state)
     assert_int_equal(lab_toolchain_decide(kv("3.10"), "x86_64", &g12, 0, msg, sizeof msg), 2);
     assert_int_equal(lab_toolchain_decide(kv("2.6.20"), "x86_64", &g12, 0, msg, sizeof msg), 2);
     assert_int_equal(lab_toolchain_decide(kv("2.6.12-rc2"), "x86_64", &g12, 0, msg, sizeof msg), 2);
-    assert_int_equal(lab_toolchain_decide(kv("2.4.22"), "x86_64", &g12, 0, msg, sizeof msg), 0);
-    assert_non_null(strstr(msg, "linux 2.4.22 needs gcc 2.95..3.4"));
+    assert_int_equal(lab_toolchain_decide(kv("2.4.22"), "x86_64", &g12, 0, msg, sizeof msg), 2);
+    assert_int_equal(lab_toolchain_decide(kv("2.4.18"), "x86_64", &g12, 0, msg, sizeof msg), 0);
+    assert_non_null(strstr(msg, "linux 2.4.18 needs gcc 2.95..3.4"));
     assert_non_null(strstr(msg, "--cc gcc-3.4"));
     assert_int_equal(lab_toolchain_decide(kv("2.6.9"), "i686", &g13, 0, msg, sizeof msg), 0);
     assert_int_equal(lab_toolchain_decide(kv("2.4.22"), "i686", &cl, 0, msg, sizeof msg), 0);
@@ -851,8 +963,9 @@ static void test_every_version_resolves(void **state)
     assert_int_equal(lab_toolchain_decide(kv("2.5.75"), "i686", &g12, 0, msg, sizeof msg), 0);
     assert_non_null(strstr(msg, "development series"));
     assert_int_equal(lab_toolchain_decide(kv("2.6.20"), "x86_64", &g12, 0, msg, sizeof msg), 2);
-    assert_int_equal(lab_toolchain_decide(kv("2.4.26"), "x86_64", &g12, 0, msg, sizeof msg), 0);
+    assert_int_equal(lab_toolchain_decide(kv("2.4.19"), "x86_64", &g12, 0, msg, sizeof msg), 0);
     assert_non_null(strstr(msg, "--arch i686"));
+    assert_int_equal(lab_toolchain_decide(kv("2.4.20"), "x86_64", &g12, 0, msg, sizeof msg), 2);
     assert_int_equal(lab_toolchain_decide(kv("5.16"), "i686", &g12, 0, msg, sizeof msg), 1);
     assert_int_equal(lab_toolchain_decide(kv("6.12.3"), "x86_64", &g12, 0, msg, sizeof msg), 1);
 }
