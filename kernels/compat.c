@@ -96,10 +96,12 @@ static const struct lab_compat_cover covers[] = {
 static const struct lab_compat_refusal refusals[] = {
     {{LAB_KV_RC(2, 4, 0, 0), LAB_KV_RC(2, 4, 20, 0), X64},
      "2.4 has no arch/x86_64 before the 2.4.20 cycle (2.4.19's tree has none): build with --arch "
-     "i686"},
+     "i686",
+     1},
     {{LAB_KV_RC(2, 5, 0, 0), LAB_KV_RC(2, 6, 0, 0), ANY},
      "2.5.x is the development series between 2.4 and 2.6: no tree of it was built here, and "
-     "its code is neither 2.4's nor 2.6's"},
+     "its code is neither 2.4's nor 2.6's",
+     0},
 };
 
 static const struct lab_compat_flag flags[] = {

@@ -92,6 +92,7 @@ const struct lab_compat_cover *lab_compat_covers(lab_kver v, unsigned arch);
 struct lab_compat_refusal {
     struct lab_compat_range r;
     const char *reason;
+    int no_arch; /* the tree has no code for this arch: no compiler of any era helps */
 };
 size_t lab_compat_refusal_count(void);
 const struct lab_compat_refusal *lab_compat_refusal_at(size_t i);

@@ -181,14 +181,20 @@ int lab_toolchain_check(lab_kver v, const struct lab_compiler *cc, int user_cc, 
 int lab_toolchain_decide(lab_kver v, const char *arch, const struct lab_compiler *cc, int user_cc,
                          char *msg, size_t len)
 {
+    unsigned a = lab_compat_arch(arch);
+    const struct lab_compat_refusal *r = lab_compat_refuses(v, a);
+    if (r && r->no_arch) { /* no compiler helps: say only why */
+        char ver[32];
+        lab_kver_format(v, ver, sizeof ver);
+        snprintf(msg, len, "linux %s has no %s code: %s", ver, arch ? arch : "x86_64", r->reason);
+        return 0;
+    }
     if (lab_toolchain_check(v, cc, user_cc, msg, len))
         return 1;
-    unsigned a = lab_compat_arch(arch);
     const struct lab_compat_cover *c = lab_compat_covers(v, a);
     if (c && !cc->is_clang && cc->version >= c->gcc_min && cc->version <= c->gcc_max)
         return 2;
     /* the layer's own reason, after the compiler table's */
-    const struct lab_compat_refusal *r = lab_compat_refuses(v, a);
     size_t n = strlen(msg);
     if (r && n + 1 < len)
         snprintf(msg + n, len - n, ". The era compat layer: %s", r->reason);
