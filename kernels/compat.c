@@ -54,7 +54,10 @@ static const struct lab_compat_cover covers[] = {
      LAB_CC(12, 99),
      "2.4.20..2.4.x x86_64 (arch/x86_64) with gcc 11/12; 2.4.22, 2.4.26 and 2.4.31 build and boot"},
     {{R26, I386}, LAB_CC(11, 0), LAB_CC(12, 99), "2.6.0..2.6.12.x i386 with gcc 11/12"},
-    {{R26, X64}, LAB_CC(11, 0), LAB_CC(12, 99), "2.6.0..2.6.12.x x86_64 with gcc 11/12"},
+    {{R26, X64},
+     LAB_CC(11, 0),
+     LAB_CC(12, 99),
+     "2.6.0..2.6.12.x x86_64 with gcc 11/12; 2.6.8, 2.6.9, 2.6.11 and 2.6.12-rc2 build and boot"},
     {{LAB_KV_RC(2, 6, 13, 0), LAB_KV_RC(2, 6, 24, 0), X64},
      LAB_CC(11, 0),
      LAB_CC(12, 99),
@@ -276,6 +279,15 @@ static const struct lab_compat_fixup fixups[] = {
      "\nhostprogs-y\\1:= tools/build\nHOSTCFLAGS_build.o := $(LINUXINCLUDE) # lab compat\n",
      "tools/build compiles against the kernel's asm/boot.h, as arch/i386/boot/Makefile does",
      "Debian 12's /usr/include/asm/boot.h has no DEF_SYSSIZE: \"'DEF_SYSSIZE' undeclared\""},
+    {"boot-build-includes-early", /* to 2.6.9's -rc's, where hostprogs-y came */
+     {LAB_KV_RC(2, 6, 0, 0), LAB_KV_RC(2, 6, 10, 0), X64},
+     "arch/x86_64/boot/Makefile",
+     LAB_COMPAT_REGEX,
+     "\nhost-progs([ \t]*):= tools/build\n([^H])", /* not when HOSTCFLAGS follows */
+     "\nhost-progs\\1:= tools/build\nHOSTCFLAGS_build.o := -Iinclude # lab compat\n\\2",
+     "before 2.6.9 (host-progs, no LINUXINCLUDE) tools/build compiles against the kernel's "
+     "asm/boot.h, as the same tree's arch/i386/boot/Makefile does (2.6.8)",
+     "Debian 12's /usr/include/asm/boot.h has no DEF_SYSSIZE: \"'DEF_SYSSIZE' undeclared\""},
     {"boot-build-includes-24",
      {R24, X64},
      "arch/x86_64/boot/Makefile",
@@ -327,14 +339,15 @@ static const struct lab_compat_fixup fixups[] = {
      "the init_tss[] extern moves below the packed struct tss_struct (2.6.8; gone by 2.6.9)",
      "gcc 4+: \"array type has incomplete element type 'struct tss_struct'\""},
     {"tss-extern-order-64",
-     {R24, X64},
+     /* 2.6.9 made init_tss per-cpu; its -rc's are kept, the pattern finds nothing there */
+     {LAB_KV_RC(2, 4, 0, 0), LAB_KV_RC(2, 6, 10, 0), X64},
      "include/asm-x86_64/processor.h",
      LAB_COMPAT_REGEX,
      "extern struct tss_struct init_tss\\[NR_CPUS\\];\n(.*\nstruct tss_struct \\{[^}]*\\} "
      "__attribute__\\(\\(packed\\)\\)[^;]*;\n)",
      "\\1extern struct tss_struct init_tss[NR_CPUS]; /* lab compat: below the struct */\n",
      "the init_tss[] extern moves below the packed struct tss_struct, as tss-extern-order does "
-     "on i386",
+     "on i386 (2.4.22, 2.6.8)",
      "gcc 4+: \"array type has incomplete element type 'struct tss_struct'\""},
     {"switch-to-label-64",
      {R24, X64},
@@ -772,6 +785,10 @@ static const struct lab_compat_verified verified[] = {
      "test passes (73.5 MB/s, hda on drivers/ide in mwdma2, boot-to-agent 1.1 s)"},
     {"2.6.8", "i686", "gcc 12.2", "2026-12-02",
      "built in 127 s; IO smoke test passes (53.2 MB/s, hda in udma5)"},
+    {"2.6.8", "x86_64", "gcc 12.2", "2026-12-06",
+     "built in 71 s (no ccache) with tss-extern-order-64 and boot-build-includes-early found "
+     "on it, and 2.6.9's init-task-union-align and -mno-sse; IO smoke test passes (80.2 MB/s, "
+     "hda on drivers/ide in udma5, boot-to-agent 2.8 s)"},
     {"2.6.20", "i686", "gcc 12.2", "2026-12-02",
      "built in 130 s (tests/boot/era-2.6.20.sh); IO smoke test passes (hda, drivers/ide); "
      "seqread on ide and sata; again 2026-12-05 with fastcall-default in its range: 137 s, "

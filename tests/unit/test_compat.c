@@ -124,8 +124,17 @@ static void test_which_fixups(void **state)
                                "boot-build-includes-24", "setup-header-2.02-pad"};
     for (size_t i = 0; i < sizeof rows24x64 / sizeof rows24x64[0]; i++) {
         assert_true(applies(rows24x64[i], "2.4.22", LAB_COMPAT_X86_64));
-        assert_false(applies(rows24x64[i], "2.6.9", LAB_COMPAT_X86_64));
+        assert_false(applies(rows24x64[i], "2.6.10", LAB_COMPAT_X86_64));
     }
+    /* 2.6.8 x86_64 still declares init_tss[] above its struct and spells host-progs */
+    assert_true(applies("tss-extern-order-64", "2.6.8", LAB_COMPAT_X86_64));
+    assert_true(applies("tss-extern-order-64", "2.6.9-rc2", LAB_COMPAT_X86_64));
+    assert_false(applies("tss-extern-order-64", "2.6.8", I));
+    assert_true(applies("boot-build-includes-early", "2.6.0", LAB_COMPAT_X86_64));
+    assert_true(applies("boot-build-includes-early", "2.6.8", LAB_COMPAT_X86_64));
+    assert_false(applies("boot-build-includes-early", "2.6.10", LAB_COMPAT_X86_64));
+    assert_false(applies("boot-build-includes-early", "2.4.22", LAB_COMPAT_X86_64));
+    assert_false(applies("boot-build-includes-early", "2.6.8", I));
     assert_true(applies("rmw-asm", "2.6.0", I));
     /* 2.4-only rows */
     assert_true(applies("initcall-used", "2.4.20", I));
@@ -694,6 +703,17 @@ static void test_regex_rows(void **state)
               &n);
     assert_non_null(
         strstr(out, "hostprogs-y\t:= tools/build\nHOSTCFLAGS_build.o := $(LINUXINCLUDE)"));
+    free(out);
+    /* before 2.6.9: host-progs, and no LINUXINCLUDE to name */
+    out = run("boot-build-includes-early",
+              "targets\t\t:= vmlinux.bin\nhost-progs\t:= tools/build\n\n", &n);
+    assert_int_equal(n, 1);
+    assert_string_equal(out, "targets\t\t:= vmlinux.bin\nhost-progs\t:= tools/build\n"
+                             "HOSTCFLAGS_build.o := -Iinclude # lab compat\n\n");
+    assert_second_pass_idle("boot-build-includes-early", out);
+    free(out);
+    out = run("boot-build-includes-early", "x\nhostprogs-y\t:= tools/build\n", &n);
+    assert_int_equal(n, 0);
     free(out);
 
     /* 2.4.0 and 2.4.16's rows, each on the shape found and once only */
