@@ -31,9 +31,12 @@
 #define RI386H  LAB_KV_RC(2, 4, 0, 0), LAB_KV_RC(2, 6, 24, 0)  /* include/asm-i386 */
 #define RX64    LAB_KV_RC(2, 6, 0, 0), LAB_KV_RC(2, 6, 24, 0)  /* arch/x86_64, include/asm-x86_64 */
 #define RX64ALL LAB_KV_RC(2, 4, 0, 0), LAB_KV_RC(2, 6, 24, 0)  /* the same, with 2.4's */
-#define I386    LAB_COMPAT_I386
-#define X64     LAB_COMPAT_X86_64
-#define ANY     LAB_COMPAT_ANY
+#define RLVALUE                                                                                    \
+    LAB_KV_RC(2, 4, 0, 0), LAB_KV_RC(2, 6, 9, 0) /* gcc 3 lvalue extensions: to 2.6.8              \
+                                                  */
+#define I386 LAB_COMPAT_I386
+#define X64  LAB_COMPAT_X86_64
+#define ANY  LAB_COMPAT_ANY
 
 /* The layer covers 2.4.x and 2.6.0..2.6.12.x on i386: the failure classes
  * of docs/era-facts.md were found on 2.4.22, 2.6.9 and 2.6.12-rc2, and every
@@ -155,6 +158,17 @@ static const struct lab_compat_flag flags[] = {
      "arch/x86_64/Makefile gained these in 2.6.11; before, gcc 12 copies structures through "
      "%xmm with movaps to an unaligned stack slot: 2.6.9's acpi_ps_parse_loop takes a general "
      "protection fault at boot (trees that pass them already get them twice)"},
+    {{LAB_KV_RC(2, 6, 0, 0), LAB_KV_RC(2, 6, 8, 0), I386},
+     LAB_COMPAT_CFLAGS,
+     "-fno-tree-loop-distribute-patterns",
+     "gcc 4.6+ turns copy loops into calls to memmove, and i386 has memmove only inline before "
+     "2.6.8 (2.6.0's __find_get_block: \"undefined reference to `memmove'\" at the link)"},
+    {{LAB_KV_RC(2, 6, 0, 0), LAB_KV_RC(2, 6, 11, 0), I386},
+     LAB_COMPAT_CFLAGS,
+     "-fno-builtin-sprintf",
+     "drivers/acpi builds with -Os until 2.6.11, where gcc 12 turns sprintf(p, \"text\") into a "
+     "call to strcpy, and i386 has strcpy only inline (2.6.0's battery.c: \"undefined reference "
+     "to `strcpy'\")"},
     {{R24, ANY},
      LAB_COMPAT_CFLAGS,
      "-fno-builtin",
@@ -280,13 +294,14 @@ static const struct lab_compat_fixup fixups[] = {
      "tools/build compiles against the kernel's asm/boot.h, as arch/i386/boot/Makefile does",
      "Debian 12's /usr/include/asm/boot.h has no DEF_SYSSIZE: \"'DEF_SYSSIZE' undeclared\""},
     {"boot-build-includes-early", /* to 2.6.9's -rc's, where hostprogs-y came */
-     {LAB_KV_RC(2, 6, 0, 0), LAB_KV_RC(2, 6, 10, 0), X64},
-     "arch/x86_64/boot/Makefile",
+     {LAB_KV_RC(2, 6, 0, 0), LAB_KV_RC(2, 6, 10, 0), ANY},
+     "arch/i386/boot/Makefile arch/x86_64/boot/Makefile",
      LAB_COMPAT_REGEX,
      "\nhost-progs([ \t]*):= tools/build\n([^H])", /* not when HOSTCFLAGS follows */
      "\nhost-progs\\1:= tools/build\nHOSTCFLAGS_build.o := -Iinclude # lab compat\n\\2",
      "before 2.6.9 (host-progs, no LINUXINCLUDE) tools/build compiles against the kernel's "
-     "asm/boot.h, as the same tree's arch/i386/boot/Makefile does (2.6.8)",
+     "asm/boot.h, as arch/i386/boot/Makefile does from 2.6.4 (x86_64 2.6.8, i386 2.6.0; a "
+     "second, equal HOSTCFLAGS line where i386 has one already)",
      "Debian 12's /usr/include/asm/boot.h has no DEF_SYSSIZE: \"'DEF_SYSSIZE' undeclared\""},
     {"boot-build-includes-24",
      {R24, X64},
@@ -396,15 +411,92 @@ static const struct lab_compat_fixup fixups[] = {
      "default_idle\", init never runs)"},
     {"block-scope-static-fn",
      {LAB_KV_RC(2, 6, 0, 0), LAB_KV_RC(2, 6, 9, 0), ANY},
-     "mm/prio_tree.c",
+     "mm/prio_tree.c drivers/ide/ide-disk.c",
      LAB_COMPAT_REGEX,
-     "\n(static [a-z_ ]+\\*?[a-z_]+\\([^)]*\\)\n\\{\n)\tstatic (void [a-z_]+\\([^)]*\\));\n",
+     "\n(static [a-z_ ]+\\*?[a-z_]+ ?\\([^)]*\\)\n\\{\n)\tstatic ([a-z_]+ "
+     "\\*?[a-z_]+\\([^)]*\\));\n",
      "\nstatic \\2; /* lab compat: at file scope */\n\\1",
      "a static function declared inside a function body moves to file scope, before that "
-     "function (prio_tree_expand's prio_tree_remove, 2.6.8; gone by 2.6.9)",
+     "function (prio_tree_expand's prio_tree_remove, 2.6.8; idedisk_cleanup's "
+     "ide_cacheflush_p, 2.6.0; gone by 2.6.9)",
      "gcc 4+: \"invalid storage class for function\""},
+    {"percpu-up-lvalue",
+     {LAB_KV_RC(2, 6, 0, 0), LAB_KV_RC(2, 6, 9, 0), ANY},
+     "include/asm-generic/percpu.h include/asm-x86_64/percpu.h",
+     LAB_COMPAT_REGEX,
+     "\\(\\(void\\)cpu, per_cpu__##var\\)",
+     "(*((void)(cpu), &per_cpu__##var))",
+     "the uniprocessor per_cpu(var, cpu) dereferences the variable's address after the comma, "
+     "an lvalue as the SMP form is (2.6.0; 2.6.8 already has it)",
+     "gcc 4+ dropped comma expressions as lvalues: \"lvalue required as unary '&' operand\" "
+     "(hundreds, from rcupdate.h's RCU_ macros)"},
+    {"input-keycode-assign",
+     {LAB_KV_RC(2, 6, 0, 0), LAB_KV_RC(2, 6, 9, 0), ANY},
+     "drivers/char/keyboard.c drivers/input/evdev.c",
+     LAB_COMPAT_REGEX,
+     "INPUT_KEYCODE\\(([a-z]+), *([a-z]+)\\) = ([a-z]+);",
+     "do { /* lab compat */ if ((\\1)->keycodesize == 1) ((u8 *)(\\1)->keycode)[\\2] = \\3; "
+     "else if ((\\1)->keycodesize == 2) ((u16 *)(\\1)->keycode)[\\2] = \\3; "
+     "else ((u32 *)(\\1)->keycode)[\\2] = \\3; } while (0);",
+     "an assignment to INPUT_KEYCODE(), a conditional over the three key code widths, "
+     "assigns in the branch the condition picks (2.6.0)",
+     "gcc 4+ dropped conditional expressions as lvalues: \"lvalue required as left operand of "
+     "assignment\""},
+    {"stack-alloc-precedence",
+     {LAB_KV_RC(2, 6, 0, 0), LAB_KV_RC(2, 6, 9, 0), ANY},
+     "fs/binfmt_elf.c",
+     LAB_COMPAT_REGEX,
+     "\n#define STACK_ALLOC\\(sp, len\\) sp -= len\n",
+     "\n#define STACK_ALLOC(sp, len) (sp -= (len)) /* lab compat */\n",
+     "(elf_addr_t *) STACK_ALLOC(p, len) casts the lowered p instead of lowering a cast of p: "
+     "p moves down by len bytes, as the grows-up twin moves it up; gcc 3 read a cast-as-lvalue "
+     "and moved it by len words, which only changes where the platform string sits on the new "
+     "stack (2.6.0-2.6.2)",
+     "gcc 4+: \"lvalue required as left operand of assignment\""},
+    {"static-after-extern-idr",
+     {LAB_KV_RC(2, 6, 0, 0), LAB_KV_RC(2, 6, 9, 0), ANY},
+     "lib/idr.c",
+     LAB_COMPAT_REGEX,
+     "\nstatic kmem_cache_t \\*idr_layer_cache;",
+     "\nkmem_cache_t *idr_layer_cache; /* lab compat: idr.h declares it extern */",
+     "idr_layer_cache loses its static: include/linux/idr.h declares it extern (2.6.0)",
+     "gcc 4+: \"static declaration of 'idr_layer_cache' follows non-static declaration\""},
+    {"static-after-extern-8250",
+     {LAB_KV_RC(2, 6, 0, 0), LAB_KV_RC(2, 6, 9, 0), ANY},
+     "drivers/serial/8250.c",
+     LAB_COMPAT_REGEX,
+     "\nextern struct uart_driver serial8250_reg;",
+     "\nstatic struct uart_driver serial8250_reg; /* lab compat: was extern */",
+     "the forward declaration of serial8250_reg, defined static below it, says static (2.6.0)",
+     "gcc 4+: \"static declaration of 'serial8250_reg' follows non-static declaration\""},
+    {"extern-inline-prototype",
+     {LAB_KV_RC(2, 6, 0, 0), LAB_KV_RC(2, 6, 9, 0), ANY},
+     "include/linux/*.h include/linux/*/*.h",
+     LAB_COMPAT_REGEX,
+     "\nextern inline ([^;{]*\\);)",
+     "\nextern \\1 /* lab compat: was extern inline */",
+     "a prototype \"extern inline\" of a function defined in another file (elv_rq_merge_ok, "
+     "__mmdrop, ide_read_24) drops the inline: the call was out of line in the era too, as no "
+     "body could be inlined (2.6.0)",
+     "gcc 4+ with the era's inline = always_inline: \"inlining failed in call to "
+     "'always_inline' ...: function body not available\""},
+    {"extable-linear-search",
+     {LAB_KV_RC(2, 4, 0, 0), LAB_KV_RC(2, 6, 2, 1), I386},
+     "arch/i386/mm/extable.c",
+     LAB_COMPAT_REGEX,
+     "\n([ \t]*)while \\(first <= last\\) \\{[^}]*mid = \\(last - first\\) / 2 \\+ first;[^}]*"
+     "return mid(->fixup)?;[^}]*\\}\n([ \t]*)return (NULL|0);",
+     "\n\\1for (; first <= last; first++) /* lab compat: linear, the table is unsorted */\n"
+     "\\1\tif (first->insn == value)\n\\1\t\treturn first\\2;\n\\3return \\4;",
+     "the exception table is searched from end to end instead of by halves: i386 sorts it at "
+     "boot only from 2.6.2-rc1 (\"sort exception tables\"), and gcc 12 inlines a .text "
+     "function's fixup into an __init caller (2.6.1-rc1's do_test_wp_bit into test_wp_bit), "
+     "so an object's entries are no longer in address order; only faults that need a fixup "
+     "search it",
+     "gcc 4+ inlining across sections: \"Oops: 0003 ... in test_wp_bit\" at boot, the fault the "
+     "WP test expects found no fixup (2.6.1-rc1)"},
     {"irq-stat-lvalue",
-     {R24, ANY},
+     {RLVALUE, ANY},
      "include/linux/irq_cpustat.h",
      LAB_COMPAT_REGEX,
      "\\(\\(void\\)\\(cpu\\), irq_stat\\[0\\]\\.member\\)",
@@ -421,7 +513,7 @@ static const struct lab_compat_fixup fixups[] = {
      "gcc 3.4+ drops unreferenced static tables: SILENT, the initcall table is empty and "
      "init() jumps to EIP 0"},
     {"cast-lvalue-inc",
-     {R24, ANY},
+     {RLVALUE, ANY},
      CAST_FILES,
      LAB_COMPAT_REGEX,
      "\\(\\(" CAST_TYPE "\\) *" CAST_LV "\\)\\+\\+",
@@ -429,7 +521,7 @@ static const struct lab_compat_fixup fixups[] = {
      "((T *)p)++ becomes (p = (void *)((T *)p + 1))",
      "gcc 4+: \"lvalue required as increment operand\" (cast-as-lvalue was removed)"},
     {"cast-lvalue-dec",
-     {R24, ANY},
+     {RLVALUE, ANY},
      CAST_FILES,
      LAB_COMPAT_REGEX,
      "\\(\\(" CAST_TYPE "\\) *" CAST_LV "\\)--",
@@ -437,7 +529,7 @@ static const struct lab_compat_fixup fixups[] = {
      "((T *)p)-- becomes (p = (void *)((T *)p - 1))",
      "gcc 4+: \"lvalue required as decrement operand\""},
     {"cast-lvalue-addsub",
-     {R24, ANY},
+     {RLVALUE, ANY},
      CAST_FILES,
      LAB_COMPAT_REGEX,
      "\\(\\(" CAST_TYPE "\\) *" CAST_LV "\\) *(\\+|-)= *([^;]+);",
@@ -648,11 +740,11 @@ static const struct lab_compat_fixup fixups[] = {
      "is known)",
      "gcc 3.4+ makes __FUNCTION__ a variable: \"expected ')' before string constant\""},
     {"cast-lvalue-assign",
-     {R24, ANY},
+     {RLVALUE, ANY},
      CAST_FILES,
      LAB_COMPAT_REGEX,
      "\\(((unsigned |signed )?(char|short|int|long)|unsigned|(__)?[us](8|16|32|64)|"
-     "[A-Za-z_][A-Za-z0-9_]* \\*+)\\)([A-Za-z_][A-Za-z0-9_]*)([ \t]*)(\\+=|-=|\\|=|&=|=[^=])",
+     "[A-Za-z_][A-Za-z0-9_]* \\*+)\\) ?([A-Za-z_][A-Za-z0-9_]*)([ \t]*)(\\+=|-=|\\|=|&=|=[^=])",
      "*(\\1 *)&\\6\\7\\8",
      "an assignment through a cast ((u32)tot_len += len, fs/read_write.c) becomes one through "
      "a pointer of the cast's type (*(u32 *)&tot_len += len): what gcc 3's cast-as-lvalue "
@@ -1680,6 +1772,38 @@ static int prev_convention(const char *p, const char *name)
     return c;
 }
 
+/* The other direction (2.6.0's sys_fadvise64_64, sys_shmat): the definition
+ * at p says asmlinkage on the source line gcc echoes, and the "previous
+ * declaration" note names a prototype that says nothing. The declaration
+ * then takes regparm(0): with no -mregparm in the era's i386 Makefile that
+ * is what it meant all along, so no call changes. A FASTCALL definition
+ * behind a plain prototype would change calls, and is left to fail. The
+ * conflict moves to the note's FILE:LINE:COL; -1 when there is none. */
+static int declaration_side(const char *p, struct lab_compat_conflict *c)
+{
+    const char *l1 = strchr(p, '\n');
+    const char *l2 = l1 ? strchr(l1 + 1, '\n') : NULL;
+    int def = l1 ? convention(l1, l2 ? (size_t)(l2 - l1) : strlen(l1)) : -1;
+    const char *note = def == 0 ? strstr(p, "note: previous declaration of ") : NULL;
+    const char *next_err = strstr(p + 1, ": error: ");
+    char nm[128];
+    if (!note || (next_err && next_err < note) || note - p > 4000 ||
+        quoted_name(note + 30, nm, sizeof nm) < 0 || strcmp(nm, c->name) != 0)
+        return -1;
+    const char *ls = note;
+    while (ls > p && ls[-1] != '\n')
+        ls--;
+    size_t fl = strcspn(ls, ":");
+    if (fl >= sizeof c->file || ls[fl] != ':' || atoi(ls + fl + 1) <= 0)
+        return -1;
+    memcpy(c->file, ls, fl);
+    c->file[fl] = '\0';
+    c->line = atoi(ls + fl + 1);
+    const char *colp = strchr(ls + fl + 1, ':');
+    c->col = colp ? atoi(colp + 1) : 0;
+    return def;
+}
+
 int lab_compat_find_conflicts(const char *log, struct lab_compat_conflict *out, int max)
 {
     int count = 0;
@@ -1710,6 +1834,8 @@ int lab_compat_find_conflicts(const char *log, struct lab_compat_conflict *out, 
         if (c.line <= 0 || quoted_name(p + sizeof key - 1, c.name, sizeof c.name) < 0)
             continue;
         c.regparm = prev_convention(p, c.name);
+        if (c.regparm < 0)
+            c.regparm = declaration_side(p, &c);
         int dup = 0;
         for (int k = 0; k < count; k++)
             dup |= strcmp(out[k].file, c.file) == 0 && out[k].line == c.line;

@@ -25,13 +25,16 @@ static const struct lab_era_row rows[] = {
      "the agent cannot load them, so the cell's drivers must be built in",
      "2.5.48: Rusty Russell's in-kernel module loader (module-init-tools replaces modutils); "
      "first stable 2.6.0"},
-    /* Design table: "2.6.0 (2.5.46)"; 2.5.46 is the merge, kept as the row's
-     * version so 2.5.46+ development kernels count. */
-    {LAB_FEAT_INITRAMFS, "initramfs (cpio)", LAB_KV(2, 5, 46), 0,
-     "earlier (2.4): the boot image is an ext2 initrd (root=/dev/ram0) or a root disk; "
-     "a newc cpio given as the initrd was checked to boot from 2.6.10 on",
-     "2.5.46: init/initramfs.c (Al Viro), populate_rootfs unpacks a cpio initrd; first stable "
-     "2.6.0; Documentation/filesystems/ramfs-rootfs-initramfs.txt"},
+    /* Design table: "2.6.0 (2.5.46)", the merge of init/initramfs.c. Wrong
+     * for booting: 2.6.0 unpacked the lab's cpio and then panicked, "VFS:
+     * Unable to mount root fs", because nothing ran /init before 2.6.6. */
+    {LAB_FEAT_INITRAMFS, "initramfs (cpio) booted through /init", LAB_KV(2, 6, 6), 0,
+     "earlier (2.4 to 2.6.5): the boot image is an ext2 initrd (root=/dev/ram0) or a root disk; "
+     "2.5.46-2.6.5 unpack a cpio initrd into rootfs but then mount root= all the same. A newc "
+     "cpio given as the initrd was checked to boot from 2.6.8 on",
+     "2.6.6: \"search for /init for initramfs boots\" (init/main.c, 2004; commit 8b770c1d of the "
+     "2.6 history import); init/initramfs.c itself is 2.5.46 (Al Viro); "
+     "Documentation/filesystems/ramfs-rootfs-initramfs.txt"},
     /* sysfs grew out of driverfs during 2.5 (renamed in the 2.5.4x series);
      * the row uses the first stable release rather than guess the 2.5 one. */
     {LAB_FEAT_SYSFS, "sysfs", LAB_KV(2, 6, 0), 0,

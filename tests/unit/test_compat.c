@@ -134,7 +134,25 @@ static void test_which_fixups(void **state)
     assert_true(applies("boot-build-includes-early", "2.6.8", LAB_COMPAT_X86_64));
     assert_false(applies("boot-build-includes-early", "2.6.10", LAB_COMPAT_X86_64));
     assert_false(applies("boot-build-includes-early", "2.4.22", LAB_COMPAT_X86_64));
-    assert_false(applies("boot-build-includes-early", "2.6.8", I));
+    assert_true(applies("boot-build-includes-early", "2.6.0", I)); /* i386 has it from 2.6.4 */
+    /* 2.6.0-2.6.8's gcc 3 habits, and the exception table before 2.6.2-rc1 sorts it */
+    const char *rows260[] = {"percpu-up-lvalue",         "input-keycode-assign",
+                             "stack-alloc-precedence",   "static-after-extern-idr",
+                             "static-after-extern-8250", "extern-inline-prototype"};
+    for (size_t i = 0; i < sizeof rows260 / sizeof rows260[0]; i++) {
+        assert_true(applies(rows260[i], "2.6.0", I));
+        assert_true(applies(rows260[i], "2.6.8", LAB_COMPAT_X86_64));
+        assert_false(applies(rows260[i], "2.6.9", I));
+        assert_false(applies(rows260[i], "2.4.31", I));
+    }
+    assert_true(applies("extable-linear-search", "2.4.0", I));
+    assert_true(applies("extable-linear-search", "2.6.1-rc1", I));
+    assert_true(applies("extable-linear-search", "2.6.1", I));
+    assert_false(applies("extable-linear-search", "2.6.2-rc1", I));
+    assert_false(applies("extable-linear-search", "2.6.0", LAB_COMPAT_X86_64)); /* sorts at boot */
+    assert_true(applies("cast-lvalue-addsub", "2.6.0", I));
+    assert_false(applies("cast-lvalue-addsub", "2.6.9", I));
+    assert_true(applies("irq-stat-lvalue", "2.6.0", I));
     assert_true(applies("rmw-asm", "2.6.0", I));
     /* 2.4-only rows */
     assert_true(applies("initcall-used", "2.4.20", I));
@@ -185,10 +203,22 @@ static void test_flags(void **state)
     assert_string_equal(v.as, "as --32");
     assert_string_equal(v.ld, "ld -m elf_i386");
     lab_compat_vars_free(&v);
-    /* 2.6: no -fno-builtin (2.4's flag only) */
+    /* 2.6: no -fno-builtin (2.4's flag only), just its sprintf before 2.6.11 */
     lab_compat_vars_for(kv("2.6.9"), LAB_COMPAT_I386, &v);
     assert_non_null(strstr(v.cflags, "-m32"));
-    assert_null(strstr(v.cflags, "-fno-builtin"));
+    assert_null(strstr(v.cflags, "-fno-builtin "));
+    assert_non_null(strstr(v.cflags, "-fno-builtin-sprintf"));
+    assert_null(strstr(v.cflags, "-fno-tree-loop-distribute-patterns")); /* memmove from 2.6.8 */
+    lab_compat_vars_free(&v);
+    lab_compat_vars_for(kv("2.6.0"), LAB_COMPAT_I386, &v);
+    assert_non_null(strstr(v.cflags, "-fno-tree-loop-distribute-patterns"));
+    lab_compat_vars_free(&v);
+    lab_compat_vars_for(kv("2.6.11"), LAB_COMPAT_I386, &v);
+    assert_null(strstr(v.cflags, "-fno-builtin-sprintf"));
+    lab_compat_vars_free(&v);
+    lab_compat_vars_for(kv("2.6.0"), LAB_COMPAT_X86_64, &v); /* x86_64 has both out of line */
+    assert_null(strstr(v.cflags, "-fno-builtin-sprintf"));
+    assert_null(strstr(v.cflags, "-fno-tree-loop-distribute-patterns"));
     lab_compat_vars_free(&v);
     /* x86_64: no -m32, no 32-bit as/ld */
     lab_compat_vars_for(kv("2.6.9"), LAB_COMPAT_X86_64, &v);
@@ -716,6 +746,90 @@ static void test_regex_rows(void **state)
     assert_int_equal(n, 0);
     free(out);
 
+    /* 2.6.0's rows, each on the text found and idle on its own output */
+    out =
+        run("percpu-up-lvalue", "#define per_cpu(var, cpu)\t\t\t((void)cpu, per_cpu__##var)\n", &n);
+    assert_int_equal(n, 1);
+    assert_string_equal(out, "#define per_cpu(var, cpu)\t\t\t(*((void)(cpu), &per_cpu__##var))\n");
+    assert_second_pass_idle("percpu-up-lvalue", out);
+    free(out);
+    out =
+        run("percpu-up-lvalue", "#define per_cpu(var, cpu) (*((void)cpu, &per_cpu__##var))\n", &n);
+    assert_int_equal(n, 0); /* 2.6.8's form is an lvalue already */
+    free(out);
+    out = run("input-keycode-assign",
+              "\toldkey = INPUT_KEYCODE(dev, scancode);\n"
+              "\tINPUT_KEYCODE(dev, scancode) = keycode;\n",
+              &n);
+    assert_int_equal(n, 1);
+    assert_non_null(strstr(out, "\toldkey = INPUT_KEYCODE(dev, scancode);\n"));
+    assert_non_null(strstr(out, "if ((dev)->keycodesize == 1) ((u8 *)(dev)->keycode)[scancode] "
+                                "= keycode; else if ((dev)->keycodesize == 2)"));
+    assert_non_null(strstr(out, "else ((u32 *)(dev)->keycode)[scancode] = keycode; } while (0);"));
+    assert_second_pass_idle("input-keycode-assign", out);
+    free(out);
+    out = run("stack-alloc-precedence", "\n#define STACK_ALLOC(sp, len) sp -= len\n#endif\n", &n);
+    assert_int_equal(n, 1);
+    assert_string_equal(out, "\n#define STACK_ALLOC(sp, len) (sp -= (len)) /* lab compat */\n"
+                             "#endif\n");
+    assert_second_pass_idle("stack-alloc-precedence", out);
+    free(out);
+    out = run("static-after-extern-idr", "\nstatic kmem_cache_t *idr_layer_cache;\n", &n);
+    assert_int_equal(n, 1);
+    assert_non_null(strstr(out, "\nkmem_cache_t *idr_layer_cache;"));
+    assert_second_pass_idle("static-after-extern-idr", out);
+    free(out);
+    out = run("static-after-extern-8250", "\nextern struct uart_driver serial8250_reg;\n", &n);
+    assert_int_equal(n, 1);
+    assert_non_null(strstr(out, "\nstatic struct uart_driver serial8250_reg;"));
+    assert_second_pass_idle("static-after-extern-8250", out);
+    free(out);
+    out = run("extern-inline-prototype",
+              "\nextern inline int elv_rq_merge_ok(struct request *, struct bio *);\n"
+              "extern inline void FASTCALL(__mmdrop(struct mm_struct *));\n"
+              "extern inline int f(int a)\n{\n\treturn g(a);\n}\n",
+              &n);
+    assert_int_equal(n, 2); /* the prototypes, not the definition with a body */
+    assert_non_null(strstr(out, "\nextern int elv_rq_merge_ok(struct request *, struct bio *);"));
+    assert_non_null(strstr(out, "\nextern void FASTCALL(__mmdrop(struct mm_struct *));"));
+    assert_non_null(strstr(out, "\nextern inline int f(int a)\n{"));
+    assert_second_pass_idle("extern-inline-prototype", out);
+    free(out);
+    out = run("block-scope-static-fn",
+              "\nstatic int idedisk_cleanup (ide_drive_t *drive)\n{\n"
+              "\tstatic int ide_cacheflush_p(ide_drive_t *drive);\n\tstruct gendisk *g;\n",
+              &n);
+    assert_int_equal(n, 1);
+    assert_string_equal(out, "\nstatic int ide_cacheflush_p(ide_drive_t *drive); /* lab compat: "
+                             "at file scope */\nstatic int idedisk_cleanup (ide_drive_t *drive)\n"
+                             "{\n\tstruct gendisk *g;\n");
+    assert_second_pass_idle("block-scope-static-fn", out);
+    free(out);
+    /* the exception table search, 2.6.0's and 2.4's, by halves no more */
+    static const char search_fmt[] =
+        "{\n        while (first <= last) {\n"
+        "\t\tconst struct exception_table_entry *mid;\n\t\tlong diff;\n\n"
+        "\t\tmid = (last - first) / 2 + first;\n\t\tdiff = mid->insn - value;\n"
+        "                if (diff == 0)\n                        return mid%s;\n"
+        "                else if (diff < 0)\n                        first = mid+1;\n"
+        "                else\n                        last = mid-1;\n        }\n"
+        "        return %s;\n}\n";
+    static const char linear_fmt[] =
+        "{\n        for (; first <= last; first++) /* lab compat: linear, the table is unsorted "
+        "*/\n        \tif (first->insn == value)\n        \t\treturn first%s;\n"
+        "        return %s;\n}\n";
+    static const char *const ret[][2] = {{"", "NULL"}, {"->fixup", "0"}}; /* 2.6, 2.4 */
+    for (size_t i = 0; i < 2; i++) {
+        char in[1024], want[512];
+        snprintf(in, sizeof in, search_fmt, ret[i][0], ret[i][1]);
+        snprintf(want, sizeof want, linear_fmt, ret[i][0], ret[i][1]);
+        out = run("extable-linear-search", in, &n);
+        assert_int_equal(n, 1);
+        assert_string_equal(out, want);
+        assert_second_pass_idle("extable-linear-search", out);
+        free(out);
+    }
+
     /* 2.4.0 and 2.4.16's rows, each on the shape found and once only */
     out = run("cast-lvalue-assign", "\t\t(u32)tot_len += len;\n\t(char *)p = q; a = (int)b == c;\n",
               &n);
@@ -808,6 +922,30 @@ static void test_conflicts(void **state)
     assert_int_equal(c[1].regparm, 0);
     assert_string_equal(c[2].name, "bar");
     assert_int_equal(c[2].regparm, -1); /* a real type conflict: not ours */
+
+    /* 2.6.0: an asmlinkage definition behind a prototype that says nothing:
+     * the prototype, at the note's place, takes regparm(0) */
+    static const char log260[] =
+        "mm/fadvise.c:23:17: error: conflicting types for 'sys_fadvise64_64'; have 'long "
+        "int(int,  loff_t,  loff_t,  int)'\n"
+        "   23 | asmlinkage long sys_fadvise64_64(int fd, loff_t offset, loff_t len, int advice)\n"
+        "      |                 ^~~~~~~~~~~~~~~~\n"
+        "In file included from mm/fadvise.c:13:\n"
+        "include/linux/mm.h:439:13: note: previous declaration of 'sys_fadvise64_64' with type "
+        "'long int(int,  loff_t,  loff_t,  int)'\n"
+        "  439 | extern long sys_fadvise64_64(int fd, loff_t offset, loff_t len, int advice);\n"
+        "kernel/x.c:5:6: error: conflicting types for 'f'; have 'void(int)'\n"
+        "    5 | void FASTCALL(f(int a))\n"
+        "include/linux/x.h:2:13: note: previous declaration of 'f' with type 'void(int)'\n"
+        "    2 | extern void f(int);\n";
+    n = lab_compat_find_conflicts(log260, c, 8);
+    assert_int_equal(n, 2);
+    assert_string_equal(c[0].file, "include/linux/mm.h");
+    assert_int_equal(c[0].line, 439);
+    assert_int_equal(c[0].col, 13);
+    assert_int_equal(c[0].regparm, 0);
+    assert_int_equal(c[1].regparm, -1); /* a FASTCALL definition would change the calls */
+    assert_string_equal(c[1].file, "kernel/x.c");
 
     const char *src = "int x;\n\tvoid complete(struct completion *x)\n{\n}\n";
     char *out = NULL;

@@ -116,7 +116,7 @@ static void test_row_boundaries(void **state)
         enum lab_era_feature f;
         const char *before, *from;
     } b[] = {
-        {LAB_FEAT_MODULE_LOADER, "2.5.47", "2.5.48"},  {LAB_FEAT_INITRAMFS, "2.4.37", "2.6.0"},
+        {LAB_FEAT_MODULE_LOADER, "2.5.47", "2.5.48"},  {LAB_FEAT_INITRAMFS, "2.6.5", "2.6.6"},
         {LAB_FEAT_SYSFS, "2.4.37.11", "2.6.0"},        {LAB_FEAT_DEVTMPFS, "2.6.31", "2.6.32"},
         {LAB_FEAT_VIRTIO_CONSOLE, "2.6.23", "2.6.24"}, {LAB_FEAT_VIRTIO_PCI, "2.6.24", "2.6.25"},
         {LAB_FEAT_VIRTIO_PORTS, "2.6.34", "2.6.35"},   {LAB_FEAT_VIRTIO_SCSI, "3.3", "3.4"},
@@ -216,7 +216,9 @@ static void test_2_4(void **state)
 static void test_2_6_decisions(void **state)
 {
     struct lab_era e = era_of("2.6.0");
-    assert_int_equal(e.boot, LAB_BOOT_INITRAMFS);
+    assert_int_equal(e.boot, LAB_BOOT_EXT2_INITRD); /* nothing runs /init before 2.6.6 */
+    assert_int_equal(era_of("2.6.5").boot, LAB_BOOT_EXT2_INITRD);
+    assert_int_equal(era_of("2.6.6").boot, LAB_BOOT_INITRAMFS);
     assert_int_equal(e.sched, LAB_SCHED_BOOT_PARAM);
     assert_true(e.has_sysfs);
     assert_true(e.has_clock_gettime);
