@@ -56,11 +56,16 @@ static const struct lab_compat_cover covers[] = {
      LAB_CC(11, 0),
      LAB_CC(12, 99),
      "2.4.20..2.4.x x86_64 (arch/x86_64) with gcc 11/12; 2.4.22, 2.4.26 and 2.4.31 build and boot"},
-    {{R26, I386}, LAB_CC(11, 0), LAB_CC(12, 99), "2.6.0..2.6.12.x i386 with gcc 11/12"},
+    {{R26, I386},
+     LAB_CC(11, 0),
+     LAB_CC(12, 99),
+     "2.6.0..2.6.12.x i386 with gcc 11/12; 2.6.0, 2.6.1-rc1, 2.6.4, 2.6.5, 2.6.6, 2.6.8, 2.6.9, "
+     "2.6.11 and 2.6.12-rc2 build and boot"},
     {{R26, X64},
      LAB_CC(11, 0),
      LAB_CC(12, 99),
-     "2.6.0..2.6.12.x x86_64 with gcc 11/12; 2.6.8, 2.6.9, 2.6.11 and 2.6.12-rc2 build and boot"},
+     "2.6.0..2.6.12.x x86_64 with gcc 11/12; 2.6.0, 2.6.4, 2.6.6, 2.6.8, 2.6.9, 2.6.10, 2.6.11 "
+     "and 2.6.12-rc2 build and boot"},
     {{LAB_KV_RC(2, 6, 13, 0), LAB_KV_RC(2, 6, 24, 0), X64},
      LAB_CC(11, 0),
      LAB_CC(12, 99),
@@ -387,7 +392,7 @@ static const struct lab_compat_fixup fixups[] = {
      "is dead code, under if (0 && ...))",
      "gcc 4+: \"memory input 0 is not directly addressable\" for an rvalue \"m\" operand"},
     {"asm-constraint-space",
-     {R24, X64},
+     {LAB_KV_RC(2, 4, 0, 0), LAB_KV_RC(2, 6, 9, 0), X64},
      "arch/x86_64/lib/usercopy.c",
      LAB_COMPAT_REGEX,
      "\"\\[([a-z0-9_]+)\\] \"[ \t]*\\(",
@@ -471,13 +476,13 @@ static const struct lab_compat_fixup fixups[] = {
      "gcc 4+: \"static declaration of 'serial8250_reg' follows non-static declaration\""},
     {"extern-inline-prototype",
      {LAB_KV_RC(2, 6, 0, 0), LAB_KV_RC(2, 6, 9, 0), ANY},
-     "include/linux/*.h include/linux/*/*.h",
+     "include/linux/*.h include/linux/*/*.h include/asm-i386/*.h include/asm-x86_64/*.h",
      LAB_COMPAT_REGEX,
      "\nextern inline ([^;{]*\\);)",
      "\nextern \\1 /* lab compat: was extern inline */",
      "a prototype \"extern inline\" of a function defined in another file (elv_rq_merge_ok, "
-     "__mmdrop, ide_read_24) drops the inline: the call was out of line in the era too, as no "
-     "body could be inlined (2.6.0)",
+     "__mmdrop, ide_read_24, x86_64's nmi_watchdog_tick) drops the inline: the call was out of "
+     "line in the era too, as no body could be inlined (2.6.0)",
      "gcc 4+ with the era's inline = always_inline: \"inlining failed in call to "
      "'always_inline' ...: function body not available\""},
     {"extable-linear-search",
@@ -495,6 +500,35 @@ static const struct lab_compat_fixup fixups[] = {
      "search it",
      "gcc 4+ inlining across sections: \"Oops: 0003 ... in test_wp_bit\" at boot, the fault the "
      "WP test expects found no fixup (2.6.1-rc1)"},
+    {"designator-without-eq",
+     {LAB_KV_RC(2, 6, 0, 0), LAB_KV_RC(2, 6, 9, 0), X64},
+     "arch/x86_64/kernel/i8259.c",
+     LAB_COMPAT_REGEX,
+     "\n\t\\.cls([ \t]+)&timer_sysclass,",
+     "\n\t.cls\\1= &timer_sysclass, /* lab compat */",
+     "the designated initializer \".cls &timer_sysclass\" gets its = (2.6.0-2.6.3)",
+     "gcc 4+ dropped the GNU \".member value\" initializer: \"expected '=' before '&' token\""},
+    {"io-apic-vector-lvalue",
+     {LAB_KV_RC(2, 6, 0, 0), LAB_KV_RC(2, 6, 9, 0), X64},
+     "include/asm-x86_64/hw_irq.h",
+     LAB_COMPAT_REGEX,
+     "#define IO_APIC_VECTOR\\(irq\\)([ \t]+)\\(\\(int\\)irq_vector\\[irq\\]\\)",
+     "#define IO_APIC_VECTOR(irq)\\1(irq_vector[irq]) /* lab compat: no cast */",
+     "IO_APIC_VECTOR() loses its (int) cast, which made it no lvalue for io_apic.c's "
+     "assignment; reading the u8 promotes it to int all the same (2.6.0-2.6.3)",
+     "gcc 4+ dropped cast-as-lvalue: \"lvalue required as left operand of assignment\""},
+    {"cmpxchg4-locked-eax",
+     {LAB_KV_RC(2, 6, 0, 0), LAB_KV_RC(2, 6, 9, 0), X64},
+     "include/asm-x86_64/system.h",
+     LAB_COMPAT_REGEX,
+     "\"=r\" \\(new\\) : \"0\" \\(old\\), \"m\" \\(\\*\\(__u32 \\*\\)ptr\\)",
+     "\"=a\" (new) : \"0\" (old), \"m\" (*(__u32 *)ptr) /* lab compat: eax */",
+     "cmpxchg4_locked's operand is pinned to %eax, the register cmpxchg compares: the asm "
+     "names none, and gcc 3 happened to choose %eax, so the ACPI global lock loop ended (it "
+     "never stored the lock; 2.6.5 went back to cmpxchg()); 2.6.1-2.6.4",
+     "gcc 12 chooses another register, %eax holds garbage, cmpxchg never matches: 2.6.4 "
+     "x86_64 spins in acpi_ev_acquire_global_lock after \"ACPI: IRQ9 SCI: Edge set to Level "
+     "Trigger\" (found with QEMU's gdb stub and System.map)"},
     {"irq-stat-lvalue",
      {RLVALUE, ANY},
      "include/linux/irq_cpustat.h",
@@ -877,6 +911,35 @@ static const struct lab_compat_verified verified[] = {
      "test passes (73.5 MB/s, hda on drivers/ide in mwdma2, boot-to-agent 1.1 s)"},
     {"2.6.8", "i686", "gcc 12.2", "2026-12-02",
      "built in 127 s; IO smoke test passes (53.2 MB/s, hda in udma5)"},
+    {"2.6.0", "i686", "gcc 12.2", "2026-12-06",
+     "Linus's 2.6 history, tag v2.6.0: built with the 2.6.0 rows (percpu-up-lvalue to "
+     "extern-inline-prototype, the memmove and sprintf flags, asmlinkage prototypes) and "
+     "booted from an ext2 initrd; IO smoke test passes (72.7 MB/s, hda on drivers/ide in "
+     "udma5, boot-to-agent 1.3 s)"},
+    {"2.6.0", "x86_64", "gcc 12.2", "2026-12-06",
+     "built in 86 s with 2.6.0's rows and the x86_64 ones found on it; IO smoke test passes "
+     "(138.2 MB/s, hda in udma5, boot-to-agent 3.1 s)"},
+    {"2.6.1-rc1", "i686", "gcc 12.2", "2026-12-06",
+     "built in 147 s; oopsed in test_wp_bit until extable-linear-search; IO smoke test passes "
+     "(67.7 MB/s, hda in udma5, boot-to-agent 1.4 s)"},
+    {"2.6.4", "i686", "gcc 12.2", "2026-12-06",
+     "built in 93 s, no change after 2.6.0's rows; IO smoke test passes (62.2 MB/s, hda in "
+     "udma5, boot-to-agent 1.4 s)"},
+    {"2.6.4", "x86_64", "gcc 12.2", "2026-12-06",
+     "built in 86 s; spun in the ACPI global lock until cmpxchg4-locked-eax; IO smoke test "
+     "passes (146.2 MB/s, hda in udma5, boot-to-agent 2.7 s)"},
+    {"2.6.5", "i686", "gcc 12.2", "2026-12-06",
+     "built in 99 s, no change; IO smoke test passes (49.1 MB/s, hda in udma5, boot-to-agent "
+     "1.5 s, the last ext2 initrd boot of 2.6)"},
+    {"2.6.6", "i686", "gcc 12.2", "2026-12-06",
+     "built in 92 s, no change; IO smoke test passes (63.4 MB/s, hda in udma5, boot-to-agent "
+     "1.3 s, the first initramfs boot)"},
+    {"2.6.6", "x86_64", "gcc 12.2", "2026-12-06",
+     "built in 98 s, no change; IO smoke test passes (75.6 MB/s, hda in udma5, boot-to-agent "
+     "3.9 s)"},
+    {"2.6.10", "x86_64", "gcc 12.2", "2026-12-06",
+     "built in 66 s (no ccache), no change; IO smoke test passes (107.3 MB/s, hda in mwdma2, "
+     "boot-to-agent 2.8 s)"},
     {"2.6.8", "x86_64", "gcc 12.2", "2026-12-06",
      "built in 71 s (no ccache) with tss-extern-order-64 and boot-build-includes-early found "
      "on it, and 2.6.9's init-task-union-align and -mno-sse; IO smoke test passes (80.2 MB/s, "
