@@ -31,12 +31,11 @@
 #define RI386H  LAB_KV_RC(2, 4, 0, 0), LAB_KV_RC(2, 6, 24, 0)  /* include/asm-i386 */
 #define RX64    LAB_KV_RC(2, 6, 0, 0), LAB_KV_RC(2, 6, 24, 0)  /* arch/x86_64, include/asm-x86_64 */
 #define RX64ALL LAB_KV_RC(2, 4, 0, 0), LAB_KV_RC(2, 6, 24, 0)  /* the same, with 2.4's */
-#define RLVALUE                                                                                    \
-    LAB_KV_RC(2, 4, 0, 0), LAB_KV_RC(2, 6, 9, 0) /* gcc 3 lvalue extensions: to 2.6.8              \
-                                                  */
-#define I386 LAB_COMPAT_I386
-#define X64  LAB_COMPAT_X86_64
-#define ANY  LAB_COMPAT_ANY
+/* gcc 3's lvalue extensions (casts, conditionals, comma expressions): to 2.6.8 */
+#define RLVALUE LAB_KV_RC(2, 4, 0, 0), LAB_KV_RC(2, 6, 9, 0)
+#define I386    LAB_COMPAT_I386
+#define X64     LAB_COMPAT_X86_64
+#define ANY     LAB_COMPAT_ANY
 
 /* The layer covers 2.4.x and 2.6.0..2.6.12.x on i386: the failure classes
  * of docs/era-facts.md were found on 2.4.22, 2.6.9 and 2.6.12-rc2, and every

@@ -62,9 +62,11 @@ check "the variant's patch is one changed line" \
     test "$(grep -c '^+.*2 \* VM_MAX_READAHEAD' "$tmp/ra2x.diff")" -eq 1
 
 # Unreachable: nothing listens on port 9 of 127.0.0.1; a black-holed
-# address runs into the connect timeout.
+# address runs into the connect timeout. Both in an empty LAB_HOME: a 2.6.0
+# made by name earlier on this machine would run without asking a mirror.
 start=$(date +%s)
-LAB_KERNEL_MIRROR=http://127.0.0.1:9/pub/linux/kernel/ LAB_KERNEL_DOWNLOADS=$tmp/dl-none \
+LAB_HOME=$tmp/home-unreach LAB_KERNEL_MIRROR=http://127.0.0.1:9/pub/linux/kernel/ \
+    LAB_KERNEL_DOWNLOADS=$tmp/dl-none \
     "$lab" run --kernels 2.6.0 -e seqread -p pata-2003 >"$tmp/unreach" 2>&1
 rc=$?
 cat "$tmp/unreach"
@@ -73,7 +75,8 @@ check "naming the URL and LAB_KERNEL_MIRROR" \
     grep -q 'cannot reach http://127.0.0.1:9/pub/linux/kernel/v2.6/linux-2.6.0.tar.xz.*LAB_KERNEL_MIRROR' \
     "$tmp/unreach"
 start=$(date +%s)
-LAB_KERNEL_MIRROR=http://10.255.255.1/ LAB_KERNEL_CONNECT_TIMEOUT=3 LAB_KERNEL_DOWNLOADS=$tmp/dl-none \
+LAB_HOME=$tmp/home-unreach LAB_KERNEL_MIRROR=http://10.255.255.1/ LAB_KERNEL_CONNECT_TIMEOUT=3 \
+    LAB_KERNEL_DOWNLOADS=$tmp/dl-none \
     "$lab" run --kernels 2.6.0 -e seqread >"$tmp/unreach2" 2>&1
 rc=$?
 took=$(($(date +%s) - start))

@@ -54,7 +54,9 @@ check "JSON: every finding has the lab's p and an agreement ($verdicts)" test "$
 
 runs=$(sql "select count(*) from runs")
 mkdir "$tmp/mirror"
-LAB_KERNEL_MIRROR=$tmp/mirror "$lab" run -e readahead-sweep >"$tmp/own.out" 2>&1
+# An empty LAB_HOME: a 2.6.0 made by name earlier on this machine would run
+# without asking the mirror.
+LAB_HOME=$tmp/home-own LAB_KERNEL_MIRROR=$tmp/mirror "$lab" run -e readahead-sweep >"$tmp/own.out" 2>&1
 rc=$?
 cat "$tmp/own.out"
 check "no --kernels: the experiment's own kernels, not in the mirror: exit 2 (got $rc)" \
