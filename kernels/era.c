@@ -31,7 +31,7 @@ static const struct lab_era_row rows[] = {
     {LAB_FEAT_INITRAMFS, "initramfs (cpio) booted through /init", LAB_KV(2, 6, 6), 0,
      "earlier (2.4 to 2.6.5): the boot image is an ext2 initrd (root=/dev/ram0) or a root disk; "
      "2.5.46-2.6.5 unpack a cpio initrd into rootfs but then mount root= all the same. A newc "
-     "cpio given as the initrd was checked to boot from 2.6.8 on",
+     "cpio given as the initrd was checked to boot from 2.6.6 on",
      "2.6.6: \"search for /init for initramfs boots\" (init/main.c, 2004; commit 8b770c1d of the "
      "2.6 history import); init/initramfs.c itself is 2.5.46 (Al Viro); "
      "Documentation/filesystems/ramfs-rootfs-initramfs.txt"},
